@@ -51,22 +51,42 @@ _SUIT_ALIASES = {s.value: s for s in SUITS} | {
 }
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Card:
-    """A real card (rank, suit) or the joker (rank 0, no suit)."""
+class Card(int):
+    """A real card (rank, suit) or the joker (rank 0, no suit).
 
-    rank: int
-    suit: Suit | None
+    An immutable value stored as one small int (``rank * 4 + suit``, the joker
+    0), so hashing and comparing cards costs what ints cost; cards order by
+    rank, then suit.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, rank: int, suit: Suit | None) -> Card:
+        return int.__new__(cls, 0 if suit is None else rank * 4 + _SUIT_INDEX[suit])
+
+    @property
+    def rank(self) -> int:
+        return int(self) >> 2
+
+    @property
+    def suit(self) -> Suit | None:
+        return None if self == 0 else SUITS[self & 3]
 
     @property
     def is_joker(self) -> bool:
-        return self.suit is None
+        return self == 0
+
+    def __bool__(self) -> bool:
+        return True  # the joker is a card too, never "nothing"
 
     def __str__(self) -> str:
-        return "*" if self.suit is None else f"{self.rank}{self.suit.value}"
+        return "*" if self == 0 else f"{int(self) >> 2}{SUITS[self & 3].value}"
 
     def __repr__(self) -> str:
         return f"Card(rank={self.rank}, suit={self.suit!r})"
+
+    def __reduce__(self):
+        return (Card, (self.rank, self.suit))
 
 
 JOKER = Card(0, None)

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .errors import CardError, CountError
-from .melds import IndexedHand, meld_context, sort_cards
+from .melds import IndexedHand, PlainHand, meld_context, sort_cards
 from .validate import check_cards
 from .variants import CloseRule, Rules
+
+
+Hand = IndexedHand | PlainHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,17 +43,17 @@ REASON_TEXT = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CloseOption:
+class CloseOption(NamedTuple):
     """One way to close: which card goes face down and how the rest is shown.
 
-    ``melds`` are hand bitmasks (see :class:`IndexedHand`); ``key`` orders
-    options best first: legal, then winning the match, then lowest score (or
-    fewest loose points when not legal).
+    ``melds``, ``discard`` and ``deadwood`` are bits of the hand (see
+    :class:`IndexedHand`, :class:`PlainHand`); ``key`` orders options best
+    first: legal, then winning the match, then lowest score (or fewest loose
+    points when not legal).
     """
 
-    discard: int  # hand bit of the discarded card, 0 with seven cards
     melds: tuple[int, ...]
+    discard: int  # the discarded card's bit, 0 with seven cards
     deadwood: int
     dead_points: int
     legal: bool
@@ -65,71 +68,134 @@ class CloseOption:
         return (1, 1, self.dead_points)
 
 
-@dataclass(frozen=True, slots=True)
 class CloseVerdict:
-    """The answer to "can I close with this?" with the arrangement shown."""
+    """The answer to "can I close with this?" with the arrangement shown.
 
-    legal: bool
-    discard: Card | None
-    melds: tuple[tuple[Card, ...], ...]
-    deadwood: tuple[Card, ...]
-    score: int | None
-    chinchon: bool
-    wins_match: bool
-    why: Reason | None
-    dead_points: int
+    The decision (``legal``, ``score``, ``chinchon``, ``wins_match``) is made
+    when the verdict is built; the cards to show (``discard``, ``melds``,
+    ``deadwood``, ``why``) are laid out the first time they are read.
+    """
+
+    __slots__ = ("_hand", "_option", "_rules", "_first_round", "_melds", "_deadwood")
+
+    def __init__(self, hand: IndexedHand, option: CloseOption, rules: Rules, first_round: bool) -> None:
+        self._hand = hand
+        self._option = option
+        self._rules = rules
+        self._first_round = first_round
+        self._melds: tuple[tuple[Card, ...], ...] | None = None
+        self._deadwood: tuple[Card, ...] | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self._option.legal
+
+    @property
+    def score(self) -> int | None:
+        return self._option.score
+
+    @property
+    def chinchon(self) -> bool:
+        return self._option.chinchon
+
+    @property
+    def wins_match(self) -> bool:
+        return self._option.wins_match
+
+    @property
+    def dead_points(self) -> int:
+        """Points of the loose cards kept (the score unless all are combined)."""
+        return self._option.dead_points
+
+    @property
+    def discard(self) -> Card | None:
+        bit = self._option.discard
+        return self._hand.card_of_bit(bit) if bit else None
+
+    @property
+    def melds(self) -> tuple[tuple[Card, ...], ...]:
+        if self._melds is None:
+            self._melds = tuple(self._hand.meld_cards(m) for m in self._option.melds)
+        return self._melds
+
+    @property
+    def deadwood(self) -> tuple[Card, ...]:
+        if self._deadwood is None:
+            self._deadwood = sort_cards(self._hand.cards_of(self._option.deadwood))
+        return self._deadwood
+
+    @property
+    def why(self) -> Reason | None:
+        return reason_for(self._option, self._rules, self._first_round)
 
     @property
     def reason(self) -> str | None:
-        return self.why.text if self.why else None
+        why = self.why
+        return why.text if why else None
+
+    def __repr__(self) -> str:
+        shown = " ".join("-".join(map(str, m)) for m in self.melds)
+        return f"<CloseVerdict legal={self.legal} discard={self.discard} melds={shown} deadwood={' '.join(map(str, self.deadwood))} score={self.score}>"
 
 
-def close_options(hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> Iterator[CloseOption]:
-    """Every way to close this hand (8 cards with a discard, or 7 kept)."""
-    n = len(hand.ids)
+def _scan(hand: Hand, rules: Rules, first_round: bool, discard: Card | None) -> Iterator[tuple]:
+    """Every way to close, as plain tuples that sort best first:
+    ``(*key, loose cards, melds count, melds, discard bit, deadwood, loose
+    points, legal, score, chinchon, wins)``."""
+    eight = hand.n == 8
     blocked = first_round and not rules.first_round_close
-    discard_bits = 0
-    if discard is not None:
-        for i, c in enumerate(hand.cards):
-            if c == discard:
-                discard_bits |= 1 << i
+    discard_bits = hand.card_bits(discard) if discard is not None else 0
     total = hand.total
-    values = hand.values
     meld_value = hand.meld_value
-    singles = hand.melds
+    full = hand.full
+    can_close = rules.can_close
     for combo in hand.combos():
         covered = 0
         taken = 0
         for m in combo:
             covered |= m
             taken += meld_value[m]
-        left = hand.full ^ covered
-        if n == 8:
+        left = full ^ covered
+        if eight:
             pool = left & discard_bits if discard is not None else left
             if not pool:
                 continue
-            d = pool & -pool  # highest value first, so the lowest bit
+            d = hand.pick(pool)
             dead = left ^ d
-            dead_points = total - taken - values[d.bit_length() - 1]
+            dead_points = total - taken - hand.bit_value(d)
         else:
             d = 0
             dead = left
             dead_points = total - taken
         count = dead.bit_count()
-        legal = not blocked and rules.can_close(count, dead_points)
+        if blocked or not can_close(count, dead_points):
+            yield (1, 1, dead_points, count, len(combo), combo, d, dead, dead_points, False, None, False, False)
+            continue
         chinchon = False
-        wilds = None
-        if not dead and len(combo) == 1 and combo[0].bit_count() == 7:
-            wilds = singles[combo[0]]
-            chinchon = wilds == 0
-        wins = legal and chinchon and rules.chinchon_wins_match
-        if not legal:
-            score = None
-        elif dead:
+        if dead:
             score = dead_points
         else:
+            wilds = hand.melds[combo[0]] if len(combo) == 1 and combo[0].bit_count() == 7 else None
+            chinchon = wilds == 0
             score = _full_close_score(rules, chinchon, wilds)
-        yield CloseOption(d, combo, dead, dead_points, legal, score, chinchon, wins)
+        wins = chinchon and rules.chinchon_wins_match
+        yield (0, 0 if wins else 1, score, count, len(combo), combo, d, dead, dead_points, True, score, chinchon, wins)
+
+
+def _option(row: tuple) -> CloseOption:
+    return CloseOption._make(row[5:])
+
+
+def close_options(hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> Iterator[CloseOption]:
+    """Every way to close this hand (8 cards with a discard, or 7 kept)."""
+    return map(_option, _scan(hand, rules, first_round, discard))
+
+
+def best_close(hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> CloseOption:
+    """The best way to close: legal, winning the match, lowest score; when
+    nothing is legal, the fewest loose points.  Among equals, the fewest loose
+    cards and the longest melds, as a player would lay them out."""
+    return _option(min(_scan(hand, rules, first_round, discard)))
 
 
 def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:
@@ -140,16 +206,6 @@ def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:
     if wilds and rules.joker_run_bonus and wilds <= len(rules.joker_run_bonus):
         return rules.joker_run_bonus[wilds - 1]
     return rules.all_combined_bonus
-
-
-def _tidy(option: CloseOption) -> tuple[int, int, tuple[int, ...]]:
-    """Among equally good options, prefer the fewest loose cards and the
-    longest melds: what a player would lay out."""
-    return (option.deadwood.bit_count(), len(option.melds), option.melds)
-
-
-def best_option(options: Iterator[CloseOption]) -> CloseOption:
-    return min(options, key=lambda o: (o.key, _tidy(o)))
 
 
 def reason_for(option: CloseOption, rules: Rules, first_round: bool) -> Reason | None:
@@ -166,17 +222,7 @@ def reason_for(option: CloseOption, rules: Rules, first_round: bool) -> Reason |
 
 
 def verdict_of(hand: IndexedHand, option: CloseOption, rules: Rules, first_round: bool) -> CloseVerdict:
-    return CloseVerdict(
-        legal=option.legal,
-        discard=hand.cards[option.discard.bit_length() - 1] if option.discard else None,
-        melds=tuple(hand.meld_cards(m) for m in option.melds),
-        deadwood=sort_cards(hand.cards_of(option.deadwood), hand.ctx),
-        score=option.score,
-        chinchon=option.chinchon,
-        wins_match=option.wins_match,
-        why=reason_for(option, rules, first_round),
-        dead_points=option.dead_points,
-    )
+    return CloseVerdict(hand, option, rules, first_round)
 
 
 def check_close(
@@ -195,15 +241,29 @@ def check_close(
     """
     if len(cards) not in (7, 8):
         raise CountError(f"A close needs the 8 cards held after drawing, or the 7 kept; got {len(cards)}.", field, count=len(cards))
-    check_cards(cards, rules, rules.copies(players), field)
     if discard is not None:
         if len(cards) == 7:
             raise CountError("Name a discard only with the 8 cards held after drawing.", "discard")
         if discard not in cards:
             raise CardError(f"The discard {discard} is not among the cards.", "discard", token=str(discard))
-    hand = IndexedHand(cards, rules, meld_context(rules))
-    option = best_option(close_options(hand, rules, first_round, discard))
-    return verdict_of(hand, option, rules, first_round)
+    hand = make_hand(cards, rules, players, field)
+    return CloseVerdict(hand, best_close(hand, rules, first_round, discard), rules, first_round)
+
+
+def make_hand(cards: Sequence[Card], rules: Rules, players: int | None = None, field: str = "cards") -> Hand:
+    """Validate the cards and index them: a :class:`PlainHand` when they are
+    all different and none is wild (decided while building the bitmask),
+    else an :class:`IndexedHand`."""
+    ctx = meld_context(rules)
+    try:
+        # A sum of powers of two has as many bits as terms only if all differ.
+        held = sum(map(ctx.bit_of.__getitem__, cards))
+    except KeyError:
+        held = 0
+    if held.bit_count() == len(cards) and not held & ctx.wild_mask:
+        return PlainHand(held, sum(map(rules.card_values.__getitem__, cards)), rules, ctx)
+    check_cards(cards, rules, rules.copies(players), field)
+    return IndexedHand(cards, rules, ctx)
 
 
 __all__ = ["CloseOption", "CloseVerdict", "Reason", "check_close", "close_options"]

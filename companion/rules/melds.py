@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from .cards import Card, Deck
+from .cards import JOKER, Card, Deck
 from .variants import Rules
 
 SET = 1
@@ -49,6 +49,10 @@ class MeldContext:
         self.min_real = max(1, min_real)
         self.max_wilds = 8 if max_wilds is None else max_wilds
         self.nranks = len(deck.ranks)
+        self.by_id = [deck.card_of(i) for i in range(deck.size + 1)]
+        #: Card → its bit in a hand bitmask of engine ids.
+        self.bit_of = {card: 1 << i for i, card in enumerate(self.by_id)}
+        self.wild_mask = sum(1 << i for i in self.wild_ids)
         self.meld_info = lru_cache(maxsize=1 << 16)(self._meld_info)
 
     # -- validity of one group --------------------------------------------
@@ -98,11 +102,11 @@ class MeldContext:
     # -- every meld inside a hand ------------------------------------------
     def candidates(self, ids: Sequence[int]) -> dict[int, int]:
         """Every valid meld among the hand's cards: ``{hand bitmask: fewest wilds}``."""
-        wild_idx = [i for i, c in enumerate(ids) if c in self.wild_ids]
         found: dict[int, int] = {}
-        if not wild_idx:
+        if self.wild_ids.isdisjoint(ids):
             self._plain_candidates(ids, found)
             return found
+        wild_idx = [i for i, c in enumerate(ids) if c in self.wild_ids]
         by_rank: dict[int, list[int]] = {}
         by_suit: dict[int, list[int]] = {}
         for i, c in enumerate(ids):
@@ -139,26 +143,64 @@ class MeldContext:
                 if k < found.get(mask, 99):
                     found[mask] = k
 
+    def plain_melds(self, held: int) -> list[int]:
+        """Every meld among distinct real cards without wilds, as bitmasks of
+        engine ids (``held`` is the hand's bitmask).
+
+        With ids ``position * 4 + suit``, a run of three starts at every id
+        ``a`` with ``a``, ``a + 4`` and ``a + 8`` all held; a set needs three
+        bits in one rank's nibble.  Most hands have neither and return at once.
+        """
+        starts = held & (held >> 4) & (held >> 8)
+        pairs = (held & _M1) + ((held >> 1) & _M1)
+        threes = ((pairs & _M2) + ((pairs >> 2) & _M2) + _M3) & _M4
+        if not starts and not threes:
+            return []
+        melds = []
+        while threes:
+            low = threes & -threes
+            threes ^= low
+            base = (low.bit_length() - 3) & ~3  # first id of that rank
+            melds.extend(sub << base for sub in _SET_SUBSETS[(held >> base) & 15])
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            run = low | low << 4 | low << 8
+            while True:
+                melds.append(run)
+                nxt = (run & -run) << (4 * run.bit_count())
+                if not held & nxt:
+                    break
+                run |= nxt
+        return melds
+
     def _plain_candidates(self, ids: Sequence[int], found: dict[int, int]) -> None:
-        """Melds of a hand without wild cards: sets of 3-4 and contiguous runs."""
-        by_rank: dict[int, list[int]] = {}
-        by_suit: dict[int, list[int]] = {}
+        """Melds of a hand without wilds that may hold two copies of a card:
+        the melds of its distinct cards, once for every choice of copies."""
+        held = 0
+        for c in ids:
+            held |= 1 << c
+        melds = self.plain_melds(held)
+        if not melds:
+            return
+        where: dict[int, list[int]] = {}
         for i, c in enumerate(ids):
-            by_rank.setdefault(c >> 2, []).append(i)
-            by_suit.setdefault(c & 3, []).append(i)
-        for group in by_rank.values():
-            if len(group) >= 3:
-                for core in _distinct_subsets(group, ids, 3, 4):
-                    found[_mask(core)] = 0
-        for group in by_suit.values():
-            if len(group) >= 3:
-                group.sort(key=lambda i: ids[i])
-                for core, _ in _run_cores(group, ids, 0, 3):
-                    found[_mask(core)] = 0
+            where.setdefault(c, []).append(i)
+        for meld in melds:
+            masks = [0]
+            while meld:
+                low = meld & -meld
+                meld ^= low
+                spots = where[low.bit_length() - 1]
+                masks = [m | 1 << i for m in masks for i in spots]
+            for m in masks:
+                found[m] = 0
 
     # -- combinations ------------------------------------------------------
     def combos(self, candidates: dict[int, int]) -> list[tuple[int, ...]]:
         """Every set of pairwise disjoint candidate melds (the empty set first)."""
+        if not candidates:
+            return [()]
         masks = sorted(candidates)
         out: list[tuple[int, ...]] = [()]
 
@@ -172,6 +214,14 @@ class MeldContext:
 
         extend(0, 0, ())
         return out
+
+
+_M1 = int("01" * 32, 2)
+_M2 = int("0011" * 16, 2)
+_M3 = int("0001" * 16, 2)
+_M4 = int("0100" * 16, 2)
+#: For each nibble of suits held in one rank, the sub-nibbles of 3-4 suits (the sets).
+_SET_SUBSETS = [[sub for sub in range(16) if sub & m == sub and sub.bit_count() >= 3] for m in range(16)]
 
 
 def _mask(indices: Sequence[int]) -> int:
@@ -222,10 +272,13 @@ def _context(deck: Deck, wild_ids: frozenset[int], min_real: int, max_wilds: int
 
 
 def meld_context(rules: Rules) -> MeldContext:
-    """The shared meld tables for these rules (cached)."""
-    deck = rules.pack
-    wild_ids = frozenset(deck.card_id(c) for c in rules.wild_cards)
-    return _context(deck, wild_ids, rules.min_real_cards, rules.max_wilds_per_meld)
+    """The shared meld tables for these rules (cached on the rules value)."""
+    ctx = rules.cache.get("melds")
+    if ctx is None:
+        deck = rules.pack
+        wild_ids = frozenset(deck.card_id(c) for c in rules.wild_cards)
+        ctx = rules.cache["melds"] = _context(deck, wild_ids, rules.min_real_cards, rules.max_wilds_per_meld)
+    return ctx
 
 
 BITS: list[tuple[int, ...]] = [tuple(i for i in range(8) if m >> i & 1) for m in range(256)]
@@ -238,22 +291,46 @@ class IndexedHand:
     wild cards it needs; ``meld_value`` to the points it takes off the hand.
     """
 
-    __slots__ = ("cards", "ids", "values", "total", "full", "melds", "meld_value", "ctx")
+    __slots__ = ("_cards", "ids", "values", "total", "full", "melds", "meld_value", "ctx")
 
     def __init__(self, cards: Sequence[Card], rules: Rules, ctx: MeldContext | None = None) -> None:
         ctx = ctx or meld_context(rules)
-        deck = ctx.deck
-        value = rules.value
-        keyed = sorted(((-value(c), deck.card_id(c), c) for c in cards))
+        keys = rules.card_keys
+        keyed = sorted([keys[c] for c in cards])
         self.ctx = ctx
-        self.cards = tuple(k[2] for k in keyed)
-        self.ids = tuple(k[1] for k in keyed)
-        self.values = tuple(-k[0] for k in keyed)
-        self.total = sum(self.values)
+        self.ids = ids = [k & 255 for k in keyed]
+        self._cards: tuple[Card, ...] | None = None
+        self.values = vals = [-(k >> 8) for k in keyed]
+        self.total = sum(vals)
         self.full = (1 << len(keyed)) - 1
-        self.melds = ctx.candidates(self.ids)
-        vals = self.values
-        self.meld_value = {m: sum(vals[i] for i in BITS[m]) for m in self.melds}
+        self.melds = melds = ctx.candidates(ids)
+        self.meld_value = {m: sum([vals[i] for i in BITS[m]]) for m in melds} if melds else melds
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        if self._cards is None:
+            by_id = self.ctx.by_id
+            self._cards = tuple([by_id[i] for i in self.ids])
+        return self._cards
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    @staticmethod
+    def pick(pool: int) -> int:
+        """The bit of the highest-valued card in ``pool`` (cards sort by value)."""
+        return pool & -pool
+
+    def bit_value(self, bit: int) -> int:
+        return self.values[bit.bit_length() - 1]
+
+    def card_of_bit(self, bit: int) -> Card:
+        return self.cards[bit.bit_length() - 1]
+
+    def card_bits(self, card: Card) -> int:
+        """The bits of every copy of ``card`` in the hand."""
+        return sum(1 << i for i, c in enumerate(self.cards) if c == card)
 
     def points_of(self, mask: int) -> int:
         vals = self.values
@@ -272,33 +349,122 @@ class IndexedHand:
 
     def meld_cards(self, mask: int) -> tuple[Card, ...]:
         """A meld's cards in reading order (see :func:`display_order`)."""
-        return display_order(self.cards_of(mask), self.ctx)
+        return display_ids(self.ids_of(mask), self.ctx)
+
+
+class PlainHand:
+    """A hand of distinct real cards, none of them wild: one bitmask of engine
+    ids, so melds come straight from :meth:`MeldContext.plain_melds` and
+    values from byte tables.  Same interface as :class:`IndexedHand`; most
+    hands in play are plain, and this is what makes close checks fast.
+    """
+
+    __slots__ = ("ctx", "full", "total", "melds", "meld_value", "_bytes", "_card_values")
+
+    def __init__(self, held: int, total: int, rules: Rules, ctx: MeldContext) -> None:
+        self.ctx = ctx
+        self.full = held
+        self.total = total
+        self._bytes = tables = rules.cache.get("bytes") or _byte_values(rules)
+        self._card_values = rules.card_values
+        self.melds = melds = dict.fromkeys(ctx.plain_melds(held), 0)
+        self.meld_value = {m: _mask_value(m, tables) for m in melds} if melds else melds
+
+    @property
+    def n(self) -> int:
+        return self.full.bit_count()
+
+    @staticmethod
+    def pick(pool: int) -> int:
+        """The bit of the highest-valued card: values never fall as ids rise."""
+        return 1 << (pool.bit_length() - 1)
+
+    def bit_value(self, bit: int) -> int:
+        return self._card_values[self.ctx.by_id[bit.bit_length() - 1]]
+
+    def card_of_bit(self, bit: int) -> Card:
+        return self.ctx.by_id[bit.bit_length() - 1]
+
+    def card_bits(self, card: Card) -> int:
+        return self.ctx.bit_of.get(card, 0) & self.full
+
+    def combos(self) -> list[tuple[int, ...]]:
+        return self.ctx.combos(self.melds)
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        by_id = self.ctx.by_id
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(by_id[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+    def points_of(self, mask: int) -> int:
+        return _mask_value(mask, self._bytes)
+
+    meld_cards = cards_of  # ids ascending read well without wilds
+
+
+@lru_cache(maxsize=32)
+def _byte_table_cached(deck: Deck, values: tuple[tuple[Card, int], ...]) -> tuple[tuple[int, ...], ...]:
+    by_id = dict(values)
+    ids = [by_id.get(deck.card_of(i), 0) for i in range(deck.size + 1)]
+    ids += [0] * (-len(ids) % 8)
+    return tuple(
+        tuple(sum(ids[8 * k + b] for b in range(8) if byte >> b & 1) for byte in range(256)) for k in range(len(ids) // 8)
+    )
+
+
+def _byte_values(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """Per byte of a hand bitmask, the points of each byte value (cached)."""
+    tables = rules.cache.get("bytes")
+    if tables is None:
+        items = tuple(sorted(rules.card_values.items()))
+        tables = rules.cache["bytes"] = _byte_table_cached(rules.pack, items)
+    return tables
+
+
+def _mask_value(mask: int, tables: tuple[tuple[int, ...], ...]) -> int:
+    total = 0
+    k = 0
+    while mask:
+        total += tables[k][mask & 255]
+        mask >>= 8
+        k += 1
+    return total
 
 
 def display_order(cards: Sequence[Card], ctx: MeldContext) -> tuple[Card, ...]:
     """Cards of a meld as a player lays them out: runs low to high with each
     wild in the gap it fills (spare wilds at the high end, or the low end when
     the run already reaches the top), sets by suit with wilds last."""
-    deck = ctx.deck
-    ids = sorted(deck.card_id(c) for c in cards)
+    return display_ids(sorted(ctx.deck.card_id(c) for c in cards), ctx)
+
+
+def display_ids(ids: list[int], ctx: MeldContext) -> tuple[Card, ...]:
+    """:func:`display_order` for sorted engine ids."""
+    by_id = ctx.by_id
+    wild_ids = ctx.wild_ids
+    if wild_ids.isdisjoint(ids):
+        return tuple([by_id[i] for i in ids])  # sorted ids already read well
     info = ctx.meld_info(tuple(ids))
     if info is None or not info[0] & RUN or info[0] & SET and len({i & 3 for i in ids if i != ctx.joker}) > 1:
-        naturals = [deck.card_of(i) for i in ids if i not in ctx.wild_ids]
-        wilds = [deck.card_of(i) for i in ids if i in ctx.wild_ids]
+        naturals = [by_id[i] for i in ids if i not in wild_ids]
+        wilds = [by_id[i] for i in ids if i in wild_ids]
         return (*naturals, *wilds)
     # A run: choose which wild real cards stand for themselves, then place wilds.
-    wilds_needed = info[1]
-    for naturals, wilds in _run_splits(ids, ctx, wilds_needed):
+    for naturals, wilds in _run_splits(ids, ctx, info[1]):
         positions = [i >> 2 for i in naturals]
         lo, hi = positions[0], positions[-1]
         spare = len(wilds) - (hi - lo + 1 - len(naturals))
         top_room = ctx.nranks - 1 - hi
         hi += min(spare, top_room)
         lo -= spare - min(spare, top_room)
-        by_pos = {i >> 2: deck.card_of(i) for i in naturals}
-        pool = [deck.card_of(i) for i in wilds]
+        by_pos = {i >> 2: by_id[i] for i in naturals}
+        pool = [by_id[i] for i in wilds]
         return tuple(by_pos[p] if p in by_pos else pool.pop() for p in range(lo, hi + 1))
-    return tuple(deck.card_of(i) for i in ids)
+    return tuple(by_id[i] for i in ids)
 
 
 def _run_splits(ids: list[int], ctx: MeldContext, wilds_needed: int) -> Iterator[tuple[list[int], list[int]]]:
@@ -356,6 +522,9 @@ def best_combo(hand: IndexedHand) -> tuple[int, ...]:
     return min(hand.combos(), key=key)
 
 
-def sort_cards(cards: Sequence[Card], ctx: MeldContext) -> tuple[Card, ...]:
+def sort_cards(cards: Sequence[Card], ctx: MeldContext | None = None) -> tuple[Card, ...]:
     """Cards in deck order (rank, then suit; jokers last)."""
-    return tuple(sorted(cards, key=ctx.deck.card_id))
+    ordered = sorted(cards)  # cards compare as rank * 4 + suit, the joker 0
+    while ordered and ordered[0] == JOKER:
+        ordered.append(ordered.pop(0))
+    return tuple(ordered)

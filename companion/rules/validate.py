@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card
+from .cards import JOKER, Card
 from .errors import CardError
 from .variants import Rules
 
 
 def check_cards(cards: Sequence[Card], rules: Rules, copies: int, field: str = "cards") -> None:
     """Raise :class:`CardError` at the first card that cannot be there."""
+    distinct = set(cards)
+    if len(distinct) == len(cards) and distinct <= rules.card_keys.keys() and (rules.jokers or JOKER not in distinct):
+        return  # the common case, decided in C: all different, all in the pack
     check_card_groups([cards], rules, copies, lambda i, j: f"{field}[{j}]")
 
 

@@ -89,10 +89,30 @@ class Rules:
     stake: Decimal = Decimal(0)
     reshuffle: Reshuffle = Reshuffle.KEEP_TOP
     direction: Direction = Direction.COUNTERCLOCKWISE
-    _values: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    _values: tuple[int, ...] = field(default=(), repr=False, compare=False, init=False)
+    _keys: dict[Card, int] = field(default_factory=dict, repr=False, compare=False, init=False)
+    _card_values: dict[Card, int] = field(default_factory=dict, repr=False, compare=False, init=False)
+    #: Derived tables other modules keep with the rules (e.g. meld tables).
+    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_values", _value_table(self))
+        deck = DECKS.get(self.deck)
+        if deck is not None:
+            values = {c: self.value(c) for c in [*deck.cards(), JOKER]}
+            object.__setattr__(self, "_card_values", values)
+            object.__setattr__(self, "_keys", {c: -v * 256 + deck.card_id(c) for c, v in values.items()})
+
+    @property
+    def card_values(self) -> dict[Card, int]:
+        """Card → penalty points, for every card of the pack (jokers too)."""
+        return self._card_values
+
+    @property
+    def card_keys(self) -> dict[Card, int]:
+        """Card → ``-value * 256 + engine id``: sorting by it puts the highest
+        value first, and ``key & 255`` gives the id back."""
+        return self._keys
 
     # -- derived facts -------------------------------------------------
     @property
@@ -142,7 +162,7 @@ class Rules:
         """Every option with its JSON value (SPEC §7 names)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.name.startswith("_") or f.name == "preset":
+            if not f.init or f.name == "preset":
                 continue
             out[f.name] = _json_value(getattr(self, f.name))
         return out
