@@ -525,6 +525,5 @@ def best_combo(hand: IndexedHand) -> tuple[int, ...]:
 def sort_cards(cards: Sequence[Card], ctx: MeldContext | None = None) -> tuple[Card, ...]:
     """Cards in deck order (rank, then suit; jokers last)."""
     ordered = sorted(cards)  # cards compare as rank * 4 + suit, the joker 0
-    while ordered and ordered[0] == JOKER:
-        ordered.append(ordered.pop(0))
-    return tuple(ordered)
+    jokers = ordered.count(JOKER)
+    return (*ordered[jokers:], *ordered[:jokers])

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .cards import DECKS, JOKER, Card, Deck, parse_card
-from .errors import RulesError
+from .errors import CardError, RulesError
 
 
 class CourtValues(enum.StrEnum):
@@ -294,10 +294,13 @@ def _convert(name: str, value: Any, deck: Deck) -> Any:
             if not isinstance(value, list | tuple):
                 raise RulesError("Option wild_cards must be a list of cards.", "rules.wild_cards", option=name)
             cards = []
-            for i, token in enumerate(value):
-                card = parse_card(token, deck, f"rules.wild_cards[{i}]")
+            for token in value:
+                try:
+                    card = parse_card(token, deck, "rules.wild_cards")
+                except CardError as error:
+                    raise RulesError(f"Option wild_cards: {error}", "rules.wild_cards", option=name) from None
                 if card == JOKER:
-                    raise RulesError("Option wild_cards lists real cards; jokers are set with the jokers option.", f"rules.wild_cards[{i}]", option=name)
+                    raise RulesError("Option wild_cards lists real cards; jokers are set with the jokers option.", "rules.wild_cards", option=name)
                 if card not in cards:
                     cards.append(card)
             return tuple(cards)

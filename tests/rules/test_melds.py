@@ -1,0 +1,113 @@
+"""SPEC §3: melds, wild cards and the exact solver."""
+
+import pytest
+
+from companion.rules import CardError, CountError, best_melds, get_rules, parse_cards
+
+classic = get_rules("classic")
+
+
+def melds(text, rules=classic):
+    return best_melds(parse_cards(text, rules.pack), rules)
+
+
+def shown(arrangement):
+    return sorted(" ".join(map(str, m)) for m in arrangement.melds)
+
+
+def test_german_seed_carla_has_no_meld_and_scores_46():
+    assert melds("2e 3b 6c 7b 10e 12c 12b").points == 46
+
+
+def test_german_seed_ben_set_of_fives_leaves_17():
+    result = melds("5b 5c 5e 4o 12o 2c 1c")
+    assert result.points == 17
+    assert shown(result) == ["5c 5e 5b"]
+
+
+def test_swedish_seed_lone_eight_counts_eight():
+    assert melds("5o 6o 7o 12c 12e 12b 8b", get_rules("sweden")).points == 8
+
+
+def test_spanish40_seven_and_sota_are_adjacent():
+    assert shown(melds("6c 7c 10c 1e")) == ["6c 7c 10c"]
+
+
+def test_spanish48_keeps_eight_and_nine_so_six_seven_ten_is_no_run():
+    assert melds("6c 7c 10c 1e", get_rules(deck="spanish48")).points == 24
+
+
+def test_runs_never_wrap_from_rey_to_ace():
+    assert melds("11o 12o 1o").points == 20
+
+
+def test_a_set_needs_different_suits_even_with_two_decks():
+    assert melds("7c 7c 7e").points == 21
+
+
+def test_two_decks_let_one_five_serve_a_set_and_its_twin_a_run():
+    result = melds("5o 5o 5c 5e 6o 7o")
+    assert result.points == 0 and len(result.melds) == 2
+
+
+def test_a_joker_fills_a_gap_in_a_run():
+    result = melds("* 4o 6o 11b", get_rules(jokers=2))
+    assert result.points == 9
+    assert [str(c) for c in result.melds[0]] == ["4o", "*", "6o"]  # laid out where it stands
+
+
+def test_unmatched_joker_counts_joker_points():
+    assert melds("* 1c 7e", get_rules(jokers=2)).points == 33
+
+
+def test_min_real_cards_two_jokers_and_one_card_is_no_meld():
+    assert melds("* * 5c 4e", get_rules(jokers=2)).points == 59
+    assert melds("* * 5c 4e", get_rules(jokers=2, min_real_cards=1)).points == 4
+
+
+def test_wild_ace_of_oros_stands_for_a_five():
+    assert melds("1o 5c 5e 2b 3b", get_rules(wild_cards=["1o"])).points == 5
+
+
+def test_wild_ace_of_oros_may_stand_for_itself():
+    assert melds("1o 1c 1e 4b", get_rules(wild_cards=["1o"])).points == 4
+
+
+def test_french_deck_with_jokers_jqk_run_and_kings_with_a_joker():
+    assert melds("11c 12c 13c * 13o 13e", get_rules(deck="french52", jokers=2)).points == 0
+
+
+def test_a_set_with_wilds_has_at_most_four_cards():
+    assert melds("5o 5c * *", get_rules(jokers=2)).points == 0
+    # Five cards cannot all go in one set: two jokers with two fives, 5e left.
+    five = melds("5o 5c 5e * *", get_rules(jokers=2))
+    assert max(len(m) for m in five.melds) == 4 and five.points == 5
+
+
+def test_a_run_with_wilds_must_fit_inside_the_deck():
+    # 11o 12o + 2 jokers fits as 7-10-11-12; with 10 more cards it would not.
+    assert melds("11o 12o * *", get_rules(jokers=2)).points == 0
+
+
+def test_max_wilds_per_meld_house_rule():
+    assert melds("4o * * 7o", get_rules(jokers=2)).points == 0
+    assert melds("4o * * 7o", get_rules(jokers=2, max_wilds_per_meld=1)).points == 4 + 25 + 25 + 7
+
+
+def test_best_melds_takes_one_to_eight_cards():
+    with pytest.raises(CountError):
+        best_melds([], classic)
+    with pytest.raises(CountError):
+        best_melds(parse_cards("1o 2o 3o 4o 5o 6o 7o 10o 11o"), classic)
+
+
+def test_card_counts_are_checked_against_the_pack():
+    with pytest.raises(CardError) as error:
+        best_melds(parse_cards("* 1o 2o"), classic)
+    assert error.value.field == "cards[0]"
+    with pytest.raises(CardError) as error:
+        best_melds(parse_cards("5o 5o 5o"), classic)
+    assert error.value.field == "cards[2]"
+    with pytest.raises(CardError) as error:
+        best_melds(parse_cards("5o 5o"), get_rules("sweden"))
+    assert error.value.field == "cards[1]"

@@ -1,0 +1,123 @@
+"""The fast solver against the brute-force reference, for every preset and
+the common table variants (jokers, wild A♦, two decks, house rules)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.rules import JOKER, best_melds, check_close, get_rules, settle_hand
+from companion.rules.melds import meld_context
+
+from .reference import Ref, as_tuples
+
+CONFIGS = {
+    "classic": ("classic", {}),
+    "fournier": ("fournier", {}),
+    "sweden": ("sweden", {}),
+    "italy": ("italy", {}),
+    "classic+2 jokers": ("classic", {"jokers": 2}),
+    "classic+wild A♦": ("classic", {"wild_cards": ["1o"]}),
+    "two decks+jokers": ("classic", {"decks": 2, "jokers": 2}),
+    "one wild per meld": ("classic", {"jokers": 2, "max_wilds_per_meld": 1}),
+    "min_real 1": ("fournier", {"jokers": 2, "min_real_cards": 1}),
+    "french52 ten": ("classic", {"deck": "french52", "court_values": "ten", "jokers": 1}),
+    "italy wild+jokers": ("italy", {"jokers": 1, "wild_cards": ["1o", "12b"]}),
+}
+# CHINCHON_EXAMPLES=5000 for a long soak; the default keeps the suite quick.
+EXAMPLES = int(os.environ.get("CHINCHON_EXAMPLES", "120"))
+PROFILE = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def pack(rules, copies):
+    return rules.pack.cards() * copies + [JOKER] * rules.jokers
+
+
+@st.composite
+def hands_of(draw, rules, copies, size):
+    """Hands drawn from the whole pack, or (half the time) from a window of
+    five ranks, where melds, duplicates and lay-offs are dense."""
+    cards = pack(rules, copies)
+    if draw(st.booleans()):
+        ranks = rules.pack.ranks
+        low = draw(st.integers(0, len(ranks) - 5))
+        window = set(ranks[low : low + 5])
+        dense = [c for c in cards if c.is_joker or c.rank in window]
+        cards = dense if len(dense) >= size else cards
+    return draw(st.permutations(cards))[:size]
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+@PROFILE
+@given(data=st.data())
+def test_best_melds_matches_brute_force(name, data):
+    preset, options = CONFIGS[name]
+    rules = get_rules(preset, **options)
+    n = data.draw(st.integers(1, 8))
+    cards = data.draw(hands_of(rules, rules.copies(None), n))
+    ref = Ref(rules)
+    result = best_melds(cards, rules)
+    assert result.points == ref.best_points(as_tuples(cards))
+    ctx = meld_context(rules)
+    for meld in result.melds:
+        assert ref.meld_wilds(as_tuples(meld)) is not None
+        assert ctx.is_meld([rules.pack.card_id(c) for c in meld])
+    assert sorted([*(c for m in result.melds for c in m), *result.deadwood]) == sorted(cards)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+@PROFILE
+@given(data=st.data())
+def test_close_matches_brute_force(name, data):
+    preset, options = CONFIGS[name]
+    rules = get_rules(preset, **options)
+    n = data.draw(st.sampled_from([7, 8]))
+    cards = data.draw(hands_of(rules, rules.copies(None), n))
+    first_round = data.draw(st.booleans())
+    verdict = check_close(cards, rules, first_round)
+    legal, score, wins = Ref(rules).close(as_tuples(cards), first_round)
+    assert (verdict.legal, verdict.score, verdict.wins_match) == (legal, score, wins)
+    shown = [c for m in verdict.melds for c in m] + list(verdict.deadwood)
+    if verdict.discard is not None:
+        shown.append(verdict.discard)
+    assert sorted(shown) == sorted(cards)
+
+
+@pytest.mark.parametrize("name", ["classic", "fournier", "italy", "classic+2 jokers", "two decks+jokers", "classic+wild A♦"])
+@settings(max_examples=max(EXAMPLES // 2, 10), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_each_player_gets_their_lowest_points_given_the_table(name, data):
+    preset, options = CONFIGS[name]
+    rules = get_rules(preset, **options, close_rule="points", close_max=40)
+    players = data.draw(st.integers(2, 4))
+    cards = data.draw(hands_of(rules, rules.copies(players), 7 * players + 1))
+    hands = [list(cards[i * 7 : i * 7 + 7]) for i in range(players)]
+    hands[0].append(cards[7 * players])
+    result = settle_hand(hands, rules, 0)
+    if not result.legal:
+        return
+    ref = Ref(rules)
+    closer = result.results[0]
+    full = not closer.deadwood
+    table = {(0, j): list(m) for j, m in enumerate(closer.melds)}
+    limit = rules.run_limit(players)
+    for p in range(1, players):
+        r = result.results[p]
+        allowed = [
+            k for k in table if (k[0] == 0 and rules.layoffs != "none" and (not full or rules.layoff_onto_full_close))
+            or (k[0] != 0 and rules.layoffs == "all")
+        ]
+        best = ref.lowest_after_layoffs(as_tuples(hands[p]), [as_tuples(table[k]) for k in allowed], limit)
+        assert r.points == best, (p, hands, result.results)
+        assert r.points == rules.points(r.deadwood)
+        for x in r.layoffs:
+            assert (x.player, x.meld) in allowed
+            table[(x.player, x.meld)].append(x.card)
+            assert ref.meld_wilds(as_tuples(table[(x.player, x.meld)])) is not None
+        for j, m in enumerate(r.melds):
+            table[(p, j)] = list(m)
+        laid = [x.card for x in r.layoffs]
+        assert sorted([*(c for m in r.melds for c in m), *laid, *r.deadwood]) == sorted(hands[p])
