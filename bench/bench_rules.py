@@ -71,12 +71,15 @@ def api_latency(n):
         return {"ok": True}
 
     client = app.test_client()
-    body = {"rules": {"preset": "classic"}, "cards": "11c 11e 11b 5o 6o 7o 3c 12e".split()}
+    body = {"rules": {"preset": "classic"}, "cards": ["11c", "11e", "11b", "5o", "6o", "7o", "3c", "12e"]}
     for _ in range(50):
         client.post("/api/v1/close", json=body)
         client.get("/bare")
     out = {}
-    for name, call in (("bare", lambda: client.get("/bare")), ("close", lambda: client.post("/api/v1/close", json=body))):
+    for name, call in (
+        ("bare", lambda: client.get("/bare")),
+        ("close", lambda: client.post("/api/v1/close", json=body)),
+    ):
         samples = []
         for _ in range(n):
             t0 = time.perf_counter()
@@ -94,9 +97,13 @@ def main() -> None:
     rng = random.Random(7)
     classic = get_rules("classic")
     jokers = get_rules("classic", jokers=2)
-    print(f"close checks/s, classic (1 deck):      {close_rate(classic, 1, args.seconds, rng):>10,.0f}  (target 150,000)")
+    print(
+        f"close checks/s, classic (1 deck):      {close_rate(classic, 1, args.seconds, rng):>10,.0f}  (target 150,000)"
+    )
     print(f"close checks/s, classic + 2 jokers:    {close_rate(jokers, 1, args.seconds, rng):>10,.0f}  (target 30,000)")
-    print(f"close checks/s, two decks:             {close_rate(classic, 2, args.seconds, rng):>10,.0f}  (target 50,000)")
+    print(
+        f"close checks/s, two decks:             {close_rate(classic, 2, args.seconds, rng):>10,.0f}  (target 50,000)"
+    )
     rules = get_rules("classic", jokers=2)
     times = settle_times(rules, legal_deals(rules, rng, args.settle_rounds))
     print(
@@ -105,7 +112,9 @@ def main() -> None:
         f"over {len(times)} legal closes  (target median 5 ms)"
     )
     lat = api_latency(500)
-    print(f"API latency (test client, median):     bare {lat['bare'] * 1e6:.0f} µs, POST /api/v1/close {lat['close'] * 1e6:.0f} µs")
+    print(
+        f"API latency (test client, median):     bare {lat['bare'] * 1e6:.0f} µs, POST /api/v1/close {lat['close'] * 1e6:.0f} µs"
+    )
 
 
 if __name__ == "__main__":

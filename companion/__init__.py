@@ -44,4 +44,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf.exempt(api_bp)
     app.register_blueprint(api_bp)
+    _json_errors_under_api(app)
+
+    @app.cli.command("init-db")
+    def init_db() -> None:
+        """Create the database tables (idempotent)."""
+        db.create_all()
+        print(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
+
     return app
+
+
+def _json_errors_under_api(app: Flask) -> None:
+    """Routing errors (404, 405) happen before a blueprint is chosen; answer
+    them in JSON for API paths so clients always get ``{error, field}``."""
+    from flask import request
+    from werkzeug.exceptions import HTTPException
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        if request.path.startswith("/api/"):
+            return {"error": error.description, "field": ""}, error.code
+        return error

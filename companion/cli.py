@@ -18,7 +18,16 @@ import sys
 from collections.abc import Sequence
 
 from .api.views import hand_json, verdict_json
-from .rules import PRESETS, ChinchonError, best_melds, check_close, parse_card, parse_cards, rules_from_json, settle_hand
+from .rules import (
+    PRESETS,
+    ChinchonError,
+    best_melds,
+    check_close,
+    parse_card,
+    parse_cards,
+    rules_from_json,
+    settle_hand,
+)
 from .rules.cards import format_cards, short_label
 
 
@@ -46,7 +55,11 @@ def _show(cards, deck) -> str:
 def cmd_melds(args: argparse.Namespace) -> dict:
     rules = _rules(args)
     result = best_melds(_cards(args.cards, rules.pack), rules)
-    data = {"melds": [format_cards(m) for m in result.melds], "deadwood": format_cards(result.deadwood), "points": result.points}
+    data = {
+        "melds": [format_cards(m) for m in result.melds],
+        "deadwood": format_cards(result.deadwood),
+        "points": result.points,
+    }
     if not args.json:
         deck = rules.pack
         for meld in result.melds:
@@ -91,7 +104,11 @@ def cmd_hand(args: argparse.Namespace) -> dict:
             who = f"player {i}" + (" (closer)" if i == args.closer else "")
             melds = "  ".join(_show(m, deck) for m in r.melds) or "no melds"
             lays = ", ".join(f"{short_label(x.card, deck)}→p{x.player}m{x.meld}" for x in r.layoffs)
-            print(f"{who:<20} {r.points:>4}   {melds}" + (f"   lays off {lays}" if lays else "") + f"   loose {_show(r.deadwood, deck)}")
+            print(
+                f"{who:<20} {r.points:>4}   {melds}"
+                + (f"   lays off {lays}" if lays else "")
+                + f"   loose {_show(r.deadwood, deck)}"
+            )
     return data
 
 
@@ -146,7 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "json", False):
             print(json.dumps({"error": error.message, "field": error.field}, ensure_ascii=False))
         else:
-            print(f"error ({error.field}): {error.message}" if error.field else f"error: {error.message}", file=sys.stderr)
+            print(
+                f"error ({error.field}): {error.message}" if error.field else f"error: {error.message}", file=sys.stderr
+            )
         return 2
     if args.json:
         print(json.dumps(data, ensure_ascii=False))

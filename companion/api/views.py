@@ -7,7 +7,16 @@ from typing import Any
 from flask import jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from ..rules import PRESETS, ChinchonError, check_close, parse_card, parse_cards, replay_match, rules_from_json, settle_hand
+from ..rules import (
+    PRESETS,
+    ChinchonError,
+    check_close,
+    parse_card,
+    parse_cards,
+    replay_match,
+    rules_from_json,
+    settle_hand,
+)
 from ..rules.cards import format_cards
 from ..rules.close import CloseVerdict
 from ..rules.errors import CountError
@@ -31,7 +40,7 @@ def _optional(data: dict[str, Any], name: str) -> Any:
 def _card_list(data: dict[str, Any], name: str, deck) -> list:
     value = data.get(name)
     if not isinstance(value, list):
-        raise CountError(f"{name} must be a list of cards such as [\"5o\", \"6o\"].", name)
+        raise CountError(f'{name} must be a list of cards such as ["5o", "6o"].', name)
     return parse_cards(value, deck, name)
 
 

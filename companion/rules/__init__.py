@@ -5,7 +5,20 @@
 3
 """
 
-from .cards import DECKS, FRENCH52, JOKER, SPANISH40, SPANISH48, SUITS, Card, Deck, Suit, format_cards, parse_card, parse_cards
+from .cards import (
+    DECKS,
+    FRENCH52,
+    JOKER,
+    SPANISH40,
+    SPANISH48,
+    SUITS,
+    Card,
+    Deck,
+    Suit,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 from .close import REASON_TEXT, CloseVerdict, Reason, check_close
 from .errors import CardError, ChinchonError, CountError, MatchError, RulesError
 from .match import MatchState, replay_match

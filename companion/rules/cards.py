@@ -137,7 +137,7 @@ _POSITION = {d.name: {r: i for i, r in enumerate(d.ranks)} for d in DECKS.values
 
 # A (ace), J/B/S (jack, Bube, sota), Q/D/C (queen, Dame, caballo), K/R (king, rey).
 _LETTER_COURT = {"a": 0, "j": 1, "b": 1, "s": 1, "q": 2, "d": 2, "c": 2, "k": 3, "r": 3}
-_TOKEN = re.compile(r"^(\d{1,2}|[ajbsqdckr])(.)$")
+_TOKEN = re.compile(r"^([0-9]{1,2}|[ajbsqdckr])(.)$")
 
 
 def parse_card(token: object, deck: Deck | None = SPANISH40, field: str = "card") -> Card:
@@ -156,18 +156,24 @@ def parse_card(token: object, deck: Deck | None = SPANISH40, field: str = "card"
     match = _TOKEN.match(text)
     suit = _SUIT_ALIASES.get(match.group(2)) if match else None
     if match is None or suit is None:
-        raise CardError(f"'{token.strip()}' is not a card; write a rank and a suit letter, like 5o or 12c.", field, token=token.strip())
+        raise CardError(
+            f"'{token.strip()}' is not a card; write a rank and a suit letter, like 5o or 12c.",
+            field,
+            token=token.strip(),
+        )
     rank_text = match.group(1)
-    if rank_text.isdigit():
-        rank = int(rank_text)
-    else:
-        rank = (deck or SPANISH40).courts[_LETTER_COURT[rank_text]]
+    rank = int(rank_text) if rank_text.isdigit() else (deck or SPANISH40).courts[_LETTER_COURT[rank_text]]
     if deck is None:
         if not 1 <= rank <= 13:
             raise CardError(f"'{token.strip()}' is not a card: there is no rank {rank}.", field, token=token.strip())
     elif rank not in _POSITION[deck.name]:
         if 1 <= rank <= 13:
-            raise CardError(f"{rank}{suit.value} is not in the {deck.name} deck.", field, token=f"{rank}{suit.value}", deck=deck.name)
+            raise CardError(
+                f"{rank}{suit.value} is not in the {deck.name} deck.",
+                field,
+                token=f"{rank}{suit.value}",
+                deck=deck.name,
+            )
         raise CardError(f"'{token.strip()}' is not a card: there is no rank {rank}.", field, token=token.strip())
     return Card(rank, suit)
 

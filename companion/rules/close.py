@@ -18,7 +18,6 @@ from .melds import IndexedHand, PlainHand, meld_context, sort_cards
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
-
 Hand = IndexedHand | PlainHand
 
 
@@ -76,7 +75,7 @@ class CloseVerdict:
     ``deadwood``, ``why``) are laid out the first time they are read.
     """
 
-    __slots__ = ("_hand", "_option", "_rules", "_first_round", "_melds", "_deadwood")
+    __slots__ = ("_deadwood", "_first_round", "_hand", "_melds", "_option", "_rules")
 
     def __init__(self, hand: IndexedHand, option: CloseOption, rules: Rules, first_round: bool) -> None:
         self._hand = hand
@@ -186,7 +185,9 @@ def _option(row: tuple) -> CloseOption:
     return CloseOption._make(row[5:])
 
 
-def close_options(hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> Iterator[CloseOption]:
+def close_options(
+    hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None
+) -> Iterator[CloseOption]:
     """Every way to close this hand (8 cards with a discard, or 7 kept)."""
     return map(_option, _scan(hand, rules, first_round, discard))
 
@@ -240,7 +241,9 @@ def check_close(
     unless ``discard`` names one) or the seven cards kept.
     """
     if len(cards) not in (7, 8):
-        raise CountError(f"A close needs the 8 cards held after drawing, or the 7 kept; got {len(cards)}.", field, count=len(cards))
+        raise CountError(
+            f"A close needs the 8 cards held after drawing, or the 7 kept; got {len(cards)}.", field, count=len(cards)
+        )
     if discard is not None:
         if len(cards) == 7:
             raise CountError("Name a discard only with the 8 cards held after drawing.", "discard")

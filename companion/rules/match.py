@@ -130,7 +130,9 @@ class MatchState:
         if rules.reentries is not None and self.reentries[name] >= rules.reentries:
             if rules.reentries == 0:
                 raise MatchError("These rules allow no re-entry.", player=name)
-            raise MatchError(f"{name} has already bought back in {self.reentries[name]} time(s), the limit.", player=name)
+            raise MatchError(
+                f"{name} has already bought back in {self.reentries[name]} time(s), the limit.", player=name
+            )
         if len(self.still_in) < rules.reentry_min_players:
             raise MatchError(
                 f"Re-entry needs at least {rules.reentry_min_players} players still in; only {len(self.still_in)} are.",
@@ -166,7 +168,7 @@ class MatchState:
         or ``{"reentry": name}``."""
         if not isinstance(event, Mapping) or len(event) != 1:
             raise MatchError('An event is {"hand": {...}}, {"chinchon": name} or {"reentry": name}.')
-        (kind, value), = event.items()
+        ((kind, value),) = event.items()
         if kind == "hand":
             self.hand(value)
         elif kind == "chinchon":

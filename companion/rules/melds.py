@@ -122,7 +122,9 @@ class MeldContext:
                 self._add_with_wilds(core, gaps, RUN, ids, wild_idx, found)
         return found
 
-    def _add_with_wilds(self, core: list[int], gaps: int, kind: int, ids: Sequence[int], wild_idx: list[int], found: dict[int, int]) -> None:
+    def _add_with_wilds(
+        self, core: list[int], gaps: int, kind: int, ids: Sequence[int], wild_idx: list[int], found: dict[int, int]
+    ) -> None:
         size = len(core)
         if size < self.min_real:
             return
@@ -291,7 +293,7 @@ class IndexedHand:
     wild cards it needs; ``meld_value`` to the points it takes off the hand.
     """
 
-    __slots__ = ("_cards", "ids", "values", "total", "full", "melds", "meld_value", "ctx")
+    __slots__ = ("_cards", "ctx", "full", "ids", "meld_value", "melds", "total", "values")
 
     def __init__(self, cards: Sequence[Card], rules: Rules, ctx: MeldContext | None = None) -> None:
         ctx = ctx or meld_context(rules)
@@ -359,7 +361,7 @@ class PlainHand:
     hands in play are plain, and this is what makes close checks fast.
     """
 
-    __slots__ = ("ctx", "full", "total", "melds", "meld_value", "_bytes", "_card_values")
+    __slots__ = ("_bytes", "_card_values", "ctx", "full", "meld_value", "melds", "total")
 
     def __init__(self, held: int, total: int, rules: Rules, ctx: MeldContext) -> None:
         self.ctx = ctx
@@ -412,7 +414,8 @@ def _byte_table_cached(deck: Deck, values: tuple[tuple[Card, int], ...]) -> tupl
     ids = [by_id.get(deck.card_of(i), 0) for i in range(deck.size + 1)]
     ids += [0] * (-len(ids) % 8)
     return tuple(
-        tuple(sum(ids[8 * k + b] for b in range(8) if byte >> b & 1) for byte in range(256)) for k in range(len(ids) // 8)
+        tuple(sum(ids[8 * k + b] for b in range(8) if byte >> b & 1) for byte in range(256))
+        for k in range(len(ids) // 8)
     )
 
 
@@ -449,7 +452,7 @@ def display_ids(ids: list[int], ctx: MeldContext) -> tuple[Card, ...]:
     if wild_ids.isdisjoint(ids):
         return tuple([by_id[i] for i in ids])  # sorted ids already read well
     info = ctx.meld_info(tuple(ids))
-    if info is None or not info[0] & RUN or info[0] & SET and len({i & 3 for i in ids if i != ctx.joker}) > 1:
+    if info is None or not info[0] & RUN or (info[0] & SET and len({i & 3 for i in ids if i != ctx.joker}) > 1):
         naturals = [by_id[i] for i in ids if i not in wild_ids]
         wilds = [by_id[i] for i in ids if i in wild_ids]
         return (*naturals, *wilds)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .close import CloseOption, CloseVerdict, close_options, verdict_of
-from .errors import CountError, ChinchonError
+from .errors import ChinchonError, CountError
 from .melds import BITS, SET, IndexedHand, MeldContext, meld_context, sort_cards
 from .validate import check_card_groups
 from .variants import Layoffs, Rules
@@ -264,7 +264,9 @@ def settle_hand(
     settler = _Settler(indexed, rules, closer, choices or {})
     options = list(close_options(indexed[closer], rules, first_round))
     best_key = min(o.key for o in options)
-    top = sorted((o for o in options if o.key == best_key), key=lambda o: (o.deadwood.bit_count(), len(o.melds), o.melds))
+    top = sorted(
+        (o for o in options if o.key == best_key), key=lambda o: (o.deadwood.bit_count(), len(o.melds), o.melds)
+    )
     first = top[0]
     if not first.legal:
         return HandResult(verdict_of(indexed[closer], first, rules, first_round), closer, None)
@@ -276,10 +278,10 @@ def settle_hand(
     candidates = list(distinct.values())
     if closer in settler.choices:
         option = candidates[min(max(settler.choices[closer], 0), len(candidates) - 1)]
-        later, picks = settler.play(0, settler.closer_table(option))
+        _, picks = settler.play(0, settler.closer_table(option))
     else:
         scored = [(o, *settler.play(0, settler.closer_table(o))) for o in candidates]
-        option, later, picks = max(scored, key=lambda s: (sum(s[1]), s[1]))
+        option, _, picks = max(scored, key=lambda s: (sum(s[1]), s[1]))
     verdict = verdict_of(indexed[closer], option, rules, first_round)
     results: list[PlayerResult | None] = [None] * n
     closer_hand = indexed[closer]

@@ -34,7 +34,9 @@ def check_card_groups(groups: Sequence[Sequence[Card]], rules: Rules, copies: in
                 limit = rules.jokers
             else:
                 if card not in deck:
-                    raise CardError(f"{card} is not in the {deck.name} deck.", path(i, j), token=str(card), deck=deck.name)
+                    raise CardError(
+                        f"{card} is not in the {deck.name} deck.", path(i, j), token=str(card), deck=deck.name
+                    )
                 limit = copies
             count = seen.get(card, 0) + 1
             if count > limit:

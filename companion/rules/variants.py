@@ -270,7 +270,9 @@ def _choice(name: str, value: Any, enum_type: type[enum.StrEnum]) -> Any:
         return enum_type(value)
     except ValueError:
         allowed = ", ".join(e.value for e in enum_type)
-        raise RulesError(f"Option {name} must be one of {allowed}, not {value!r}.", f"rules.{name}", option=name) from None
+        raise RulesError(
+            f"Option {name} must be one of {allowed}, not {value!r}.", f"rules.{name}", option=name
+        ) from None
 
 
 def _convert(name: str, value: Any, deck: Deck) -> Any:
@@ -278,7 +280,9 @@ def _convert(name: str, value: Any, deck: Deck) -> Any:
     match name:
         case "deck":
             if value not in DECKS:
-                raise RulesError(f"Option deck must be one of {', '.join(DECKS)}, not {value!r}.", "rules.deck", option=name)
+                raise RulesError(
+                    f"Option deck must be one of {', '.join(DECKS)}, not {value!r}.", "rules.deck", option=name
+                )
             return value
         case "decks":
             if value == AUTO:
@@ -300,7 +304,11 @@ def _convert(name: str, value: Any, deck: Deck) -> Any:
                 except CardError as error:
                     raise RulesError(f"Option wild_cards: {error}", "rules.wild_cards", option=name) from None
                 if card == JOKER:
-                    raise RulesError("Option wild_cards lists real cards; jokers are set with the jokers option.", "rules.wild_cards", option=name)
+                    raise RulesError(
+                        "Option wild_cards lists real cards; jokers are set with the jokers option.",
+                        "rules.wild_cards",
+                        option=name,
+                    )
                 if card not in cards:
                     cards.append(card)
             return tuple(cards)
@@ -320,13 +328,21 @@ def _convert(name: str, value: Any, deck: Deck) -> Any:
             if value is None:
                 return None
             if not isinstance(value, list | tuple) or not 1 <= len(value) <= 2:
-                raise RulesError("Option joker_run_bonus must be null or a list of one or two whole numbers.", "rules.joker_run_bonus", option=name)
+                raise RulesError(
+                    "Option joker_run_bonus must be null or a list of one or two whole numbers.",
+                    "rules.joker_run_bonus",
+                    option=name,
+                )
             return tuple(_int(name, v) for v in value)
         case "chinchon":
             if value in (WINS_MATCH, NO_CHINCHON):
                 return value
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError("Option chinchon must be \"wins_match\", \"none\" or a whole number of points.", "rules.chinchon", option=name)
+                raise RulesError(
+                    'Option chinchon must be "wins_match", "none" or a whole number of points.',
+                    "rules.chinchon",
+                    option=name,
+                )
             return value
         case "layoffs":
             return _choice(name, value, Layoffs)
@@ -373,7 +389,9 @@ def get_rules(preset: str | None = "classic", /, **overrides: Any) -> Rules:
         preset = "classic"
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(
-            f"There is no preset called {preset!r}; choose one of {', '.join(PRESETS)}.", "rules.preset", option="preset"
+            f"There is no preset called {preset!r}; choose one of {', '.join(PRESETS)}.",
+            "rules.preset",
+            option="preset",
         )
     base = PRESETS[preset]
     for name in overrides:
@@ -391,7 +409,9 @@ def get_rules(preset: str | None = "classic", /, **overrides: Any) -> Rules:
     if rules.min_players > rules.max_players:
         name = "min_players" if "min_players" in values else "max_players"
         raise RulesError(
-            f"min_players ({rules.min_players}) cannot be more than max_players ({rules.max_players}).", f"rules.{name}", option=name
+            f"min_players ({rules.min_players}) cannot be more than max_players ({rules.max_players}).",
+            f"rules.{name}",
+            option=name,
         )
     return rules
 
@@ -401,7 +421,7 @@ def rules_from_json(obj: Any) -> Rules:
     if obj is None:
         return PRESETS["classic"]
     if not isinstance(obj, Mapping):
-        raise RulesError("rules must be an object such as {\"preset\": \"classic\"}.", "rules", option="")
+        raise RulesError('rules must be an object such as {"preset": "classic"}.', "rules", option="")
     options = dict(obj)
     preset = options.pop("preset", None)
     return get_rules(preset, **options)

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from itertools import combinations, permutations
 
-RANKS = {"spanish40": [1, 2, 3, 4, 5, 6, 7, 10, 11, 12], "spanish48": list(range(1, 13)), "french52": list(range(1, 14))}
+RANKS = {
+    "spanish40": [1, 2, 3, 4, 5, 6, 7, 10, 11, 12],
+    "spanish48": list(range(1, 13)),
+    "french52": list(range(1, 14)),
+}
 JOKER = (0, "*")
 
 

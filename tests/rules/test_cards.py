@@ -29,8 +29,26 @@ def test_caballo_de_copas_is_Cc_in_spanish_decks():
 
 
 def test_letters_follow_the_chosen_deck():
-    assert [str(c) for c in parse_cards("A♦ S♦ C♦ R♦ J♦ B♦ Q♦ D♦ K♦", SPANISH40)] == ["1o", "10o", "11o", "12o", "10o", "10o", "11o", "11o", "12o"]
-    assert [str(c) for c in parse_cards("A♥ J♥ Q♥ K♥ B♥ D♥ R♥", FRENCH52)] == ["1c", "11c", "12c", "13c", "11c", "12c", "13c"]
+    assert [str(c) for c in parse_cards("A♦ S♦ C♦ R♦ J♦ B♦ Q♦ D♦ K♦", SPANISH40)] == [
+        "1o",
+        "10o",
+        "11o",
+        "12o",
+        "10o",
+        "10o",
+        "11o",
+        "11o",
+        "12o",
+    ]
+    assert [str(c) for c in parse_cards("A♥ J♥ Q♥ K♥ B♥ D♥ R♥", FRENCH52)] == [
+        "1c",
+        "11c",
+        "12c",
+        "13c",
+        "11c",
+        "12c",
+        "13c",
+    ]
 
 
 def test_cards_outside_the_deck_are_refused_with_their_position():

@@ -73,9 +73,15 @@ def test_italian_reentry_with_two_left_and_unlimited():
 
 
 def test_everyone_out_in_one_hand_lowest_total_wins_and_ties_share():
-    m = replay(["Ana", "Ben", "Carla"], [{"hand": {"Ana": 90, "Ben": 95, "Carla": 99}}, {"hand": {"Ana": 20, "Ben": 20, "Carla": 2}}])
+    m = replay(
+        ["Ana", "Ben", "Carla"],
+        [{"hand": {"Ana": 90, "Ben": 95, "Carla": 99}}, {"hand": {"Ana": 20, "Ben": 20, "Carla": 2}}],
+    )
     assert m.winners == ["Carla"]
-    m = replay(["Ana", "Ben", "Carla"], [{"hand": {"Ana": 90, "Ben": 95, "Carla": 99}}, {"hand": {"Ana": 15, "Ben": 10, "Carla": 6}}])
+    m = replay(
+        ["Ana", "Ben", "Carla"],
+        [{"hand": {"Ana": 90, "Ben": 95, "Carla": 99}}, {"hand": {"Ana": 15, "Ben": 10, "Carla": 6}}],
+    )
     assert sorted(m.winners) == ["Ana", "Ben", "Carla"]
 
 
@@ -119,7 +125,9 @@ def test_events_that_break_the_rules_name_the_event(events, index):
     assert error.value.field == f"events[{index}]"
 
 
-@pytest.mark.parametrize("players", [["Ana"], ["Ana", "Ana"], ["Ana", ""], ["A", "B", "C", "D", "E", "F", "G", "H", "I"], ["Ana", 3]])
+@pytest.mark.parametrize(
+    "players", [["Ana"], ["Ana", "Ana"], ["Ana", ""], ["A", "B", "C", "D", "E", "F", "G", "H", "I"], ["Ana", 3]]
+)
 def test_bad_player_lists(players):
     with pytest.raises(ChinchonError) as error:
         replay(players, [])

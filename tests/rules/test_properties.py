@@ -86,8 +86,14 @@ def test_close_matches_brute_force(name, data):
     assert sorted(shown) == sorted(cards)
 
 
-@pytest.mark.parametrize("name", ["classic", "fournier", "italy", "classic+2 jokers", "two decks+jokers", "classic+wild A♦"])
-@settings(max_examples=max(EXAMPLES // 2, 10), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@pytest.mark.parametrize(
+    "name", ["classic", "fournier", "italy", "classic+2 jokers", "two decks+jokers", "classic+wild A♦"]
+)
+@settings(
+    max_examples=max(EXAMPLES // 2, 10),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(data=st.data())
 def test_each_player_gets_their_lowest_points_given_the_table(name, data):
     preset, options = CONFIGS[name]
@@ -107,7 +113,9 @@ def test_each_player_gets_their_lowest_points_given_the_table(name, data):
     for p in range(1, players):
         r = result.results[p]
         allowed = [
-            k for k in table if (k[0] == 0 and rules.layoffs != "none" and (not full or rules.layoff_onto_full_close))
+            k
+            for k in table
+            if (k[0] == 0 and rules.layoffs != "none" and (not full or rules.layoff_onto_full_close))
             or (k[0] != 0 and rules.layoffs == "all")
         ]
         best = ref.lowest_after_layoffs(as_tuples(hands[p]), [as_tuples(table[k]) for k in allowed], limit)

@@ -1,0 +1,39 @@
+# Two commands do everything on a fresh machine:
+#   make run    install into .venv and serve the app on http://127.0.0.1:5000 (SQLite in instance/)
+#   make test   install everything the tests need (Chromium, PostgreSQL from Debian) and run them all
+
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: run test lint bench conformance system clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/flask --app companion init-db
+	$(BIN)/flask --app companion run --host $(HOST) --port $(PORT)
+
+system:
+	bash scripts/ensure-system.sh
+
+test: $(STAMP) system
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	bash scripts/run-tests.sh
+
+conformance: $(STAMP)
+	$(BIN)/python ../shared/conformance.py
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_rules.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
