@@ -5,9 +5,16 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+from werkzeug.exceptions import HTTPException
 
-from .extensions import csrf, db
+from .extensions import babel, csrf, db, migrate
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
+)
 
 
 def _database_url(app: Flask) -> str:
@@ -28,7 +35,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("SECRET_KEY", "dev-only-not-secret"),
         SQLALCHEMY_DATABASE_URI=_database_url(app),
-        JSON_SORT_KEYS=False,
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        BABEL_DEFAULT_LOCALE="es",
+        BABEL_TRANSLATION_DIRECTORIES=os.path.join(os.path.dirname(__file__), "translations"),
+        WTF_CSRF_TIME_LIMIT=None,  # a table's page may stay open for a whole evening
+        SESSION_COOKIE_SAMESITE="Lax",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -37,32 +48,66 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
 
+    from .i18n import select_locale
+
     db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
     csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
 
     from .api import bp as api_bp
+    from .main import bp as main_bp
+    from .tables import bp as tables_bp
 
     csrf.exempt(api_bp)
     app.register_blueprint(api_bp)
-    _json_errors_under_api(app)
+    app.register_blueprint(main_bp)
+    app.register_blueprint(tables_bp)
+    _errors(app)
+    _security_headers(app)
+    from . import templating
+
+    templating.init_app(app)
 
     @app.cli.command("init-db")
     def init_db() -> None:
-        """Create the database tables (idempotent)."""
-        db.create_all()
+        """Create or upgrade the database tables (idempotent)."""
+        from flask_migrate import upgrade
+
+        upgrade()
         print(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
 
     return app
 
 
-def _json_errors_under_api(app: Flask) -> None:
+def _errors(app: Flask) -> None:
     """Routing errors (404, 405) happen before a blueprint is chosen; answer
-    them in JSON for API paths so clients always get ``{error, field}``."""
-    from flask import request
-    from werkzeug.exceptions import HTTPException
+    them in JSON for API paths, as a friendly page elsewhere."""
+    from flask import render_template
+    from flask_wtf.csrf import CSRFError
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        from flask_babel import gettext as _
+
+        message = _("This form has expired or was not sent from this app. Reload the page and try again.")
+        return render_template("error.html", code=400, message=message), 400
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         if request.path.startswith("/api/"):
             return {"error": error.description, "field": ""}, error.code
-        return error
+        return render_template("error.html", code=error.code, message=None), error.code
+
+
+def _security_headers(app: Flask) -> None:
+    @app.after_request
+    def headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        # Table links carry their secret in the URL: never leak it as a referrer.
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        return response

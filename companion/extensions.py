@@ -1,5 +1,7 @@
 """Flask extensions, created unbound and initialised in :func:`create_app`."""
 
+from flask_babel import Babel
+from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData
@@ -20,3 +22,5 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
+migrate = Migrate()
+babel = Babel()

@@ -270,3 +270,26 @@ def make_hand(cards: Sequence[Card], rules: Rules, players: int | None = None, f
 
 
 __all__ = ["CloseOption", "CloseVerdict", "Reason", "check_close", "close_options"]
+
+
+def possible_closer_scores(rules: Rules) -> frozenset[int]:
+    """Every score a legal close can give under these rules (to check points
+    typed in by hand): all-combined bonuses, and loose cards the close rule allows."""
+    scores = {rules.all_combined_bonus}
+    if isinstance(rules.chinchon, int):
+        scores.add(rules.chinchon)
+    if rules.joker_run_bonus and (rules.jokers or rules.wild_cards):
+        scores.update(rules.joker_run_bonus)
+    values = [rules.card_values[c] for c in rules.pack.cards() for _ in range(rules.copies())]
+    values += [rules.joker_points] * rules.jokers
+    if rules.close_rule == CloseRule.ONE_CARD:
+        scores.update(v for v in values if v <= rules.close_max)
+        return frozenset(scores)
+    # Sums of one to seven loose cards up to close_max (a bounded subset sum).
+    reach: list[set[int]] = [{0}] + [set() for _ in range(7)]
+    for v in values:
+        for k in range(7, 0, -1):
+            reach[k].update(s + v for s in reach[k - 1] if s + v <= rules.close_max)
+    for k in range(1, 8):
+        scores.update(reach[k])
+    return frozenset(scores)

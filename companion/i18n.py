@@ -1,0 +1,101 @@
+"""The table's language: locale choice, and card and rule names per language.
+
+Every visible string goes through gettext; the engine's reasons come as codes
+with parameters and are translated here, never glued together in English.
+"""
+
+from __future__ import annotations
+
+from flask import request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from .rules import Card, ChinchonError
+from .rules.close import Reason
+
+LANGUAGES = {"es": "Español", "en": "English", "de": "Deutsch", "it": "Italiano", "sv": "Svenska"}
+DEFAULT_LANGUAGE = "es"
+
+
+def select_locale() -> str:
+    """The language picked on the switcher (a cookie), else the browser's,
+    else Spanish.  Unknown codes fall back cleanly."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANGUAGE
+
+
+# -- cards --------------------------------------------------------------------
+SUIT_NAMES = {
+    "spanish": {"o": _l("oros"), "c": _l("copas"), "e": _l("espadas"), "b": _l("bastos")},
+    "french": {"o": _l("diamonds"), "c": _l("hearts"), "e": _l("spades"), "b": _l("clubs")},
+}
+SPANISH_COURTS = {1: _l("As"), 10: _l("Sota"), 11: _l("Caballo"), 12: _l("Rey")}
+FRENCH_COURTS = {1: _l("Ace"), 11: _l("Jack"), 12: _l("Queen"), 13: _l("King")}
+FRENCH_MARK = {"o": "♦", "c": "♥", "e": "♠", "b": "♣"}
+
+
+def suit_name(suit: str, style: str) -> str:
+    return str(SUIT_NAMES[style][suit])
+
+
+def card_name(card: Card, deck_name: str, style: str) -> str:
+    """A card as players say it: "5 de oros", "Rey de copas", "Karo-Bube"."""
+    if card.is_joker:
+        return _("joker")
+    courts = FRENCH_COURTS if deck_name == "french52" else SPANISH_COURTS
+    rank = str(courts[card.rank]) if card.rank in courts else str(card.rank)
+    return _("%(rank)s of %(suit)s", rank=rank, suit=suit_name(card.suit.value, style))
+
+
+def card_label(card: Card, deck_name: str, style: str) -> str:
+    """The short face of a card: "12" plus its suit mark, or "K♥"."""
+    if card.is_joker:
+        return "★"
+    if deck_name == "french52":
+        rank = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank))
+    else:
+        rank = str(card.rank)
+    return rank + (FRENCH_MARK[card.suit.value] if style == "french" else "")
+
+
+# -- reasons and errors ------------------------------------------------------------
+def reason_text(reason: Reason | None) -> str:
+    if reason is None:
+        return ""
+    p = reason.params
+    match reason.code:
+        case "first_round":
+            return _("Nobody may close before every player has had a turn (first round).")
+        case "one_card_many":
+            return _(
+                "%(count)s loose cards worth %(points)s; these rules allow at most one loose card worth %(max)s or less.",
+                **p,
+            )
+        case "one_card_high":
+            return _("The loose card is worth %(points)s; these rules allow one loose card worth %(max)s or less.", **p)
+        case "points_high":
+            return _("The loose cards are worth %(points)s; these rules allow at most %(max)s points.", **p)
+    return reason.text
+
+
+def error_text(error: ChinchonError) -> str:
+    """An engine error in the table's language (the English text as a fallback)."""
+    p = error.params
+    match error.code, p:
+        case "card", {"token": token, "deck": deck} if "copies" not in p:
+            return _("%(card)s is not in the %(deck)s deck.", card=token, deck=deck)
+        case "card", {"token": "*", "copies": copies}:
+            return _("Only %(count)s jokers in the pack; this is one too many.", count=copies)
+        case "card", {"token": token, "copies": 1}:
+            return _("%(card)s appears twice, but the pack has only one.", card=token)
+        case "card", {"token": token, "copies": copies}:
+            return _("%(card)s appears more often than the pack has (%(count)s).", card=token, count=copies)
+        case "card", {"token": "*"}:
+            return _("These rules play without jokers.")
+        case "card", {"token": token}:
+            return _("'%(card)s' is not a card.", card=token)
+        case "count", {"count": count}:
+            return _("Wrong number of cards: %(count)s.", count=count)
+    return error.message

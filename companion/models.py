@@ -1,0 +1,167 @@
+"""Database models: tables (a match at a physical or digital table), their
+players, hands with each player's entry, and re-entries.
+
+Nothing is ever deleted when a hand is undone or edited: an undone row gets
+``undone_at``, an edited hand points at the row that replaced it, so the
+history keeps every version.  Totals are never stored: they are replayed from
+the active hands with the rules engine (``companion.rules.replay_match``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, update
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+from .rules import Rules, get_rules
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class GameTable(db.Model):
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: The link players share to enter hands (128 bits of randomness).
+    player_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    #: The creator's link: also allows deleting the table and changing rules.
+    owner_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    #: A read-only link for spectators.
+    watch_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    kind: Mapped[str] = mapped_column(String(10), default="physical")
+    preset: Mapped[str] = mapped_column(String(20))
+    overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    suit_style: Mapped[str] = mapped_column(String(10), default="spanish")
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    #: Raised by every write; a form carrying an older version is stale.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("game_tables.id"), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="table", order_by="Player.seat", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(back_populates="table", order_by="Hand.id", cascade="all, delete-orphan")
+    reentries: Mapped[list[Reentry]] = relationship(
+        back_populates="table", order_by="Reentry.id", cascade="all, delete-orphan"
+    )
+
+    @property
+    def rules(self) -> Rules:
+        return get_rules(self.preset, **self.overrides)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def active_hands(self) -> list[Hand]:
+        return sorted((h for h in self.hands if h.active), key=lambda h: h.number)
+
+    def active_reentries(self) -> list[Reentry]:
+        return [r for r in self.reentries if r.undone_at is None]
+
+    def bump(self, seen_version: int) -> bool:
+        """Claim the next version if nobody wrote since ``seen_version``.
+
+        One conditional UPDATE, so two phones (or two workers) racing on the
+        same table cannot both win: the loser's write is refused as stale.
+        """
+        result = db.session.execute(
+            update(GameTable)
+            .where(GameTable.id == self.id, GameTable.version == seen_version)
+            .values(version=GameTable.version + 1, updated_at=now())
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            return False
+        db.session.refresh(self, ["version", "updated_at"])
+        return True
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    #: Play order: turns go from seat 0 to seat 1 and so on.
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+
+    table: Mapped[GameTable] = relationship(back_populates="players")
+
+
+class Hand(db.Model):
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    #: "cards" (the engine scored it) or "points" (the table typed totals).
+    mode: Mapped[str] = mapped_column(String(10), default="cards")
+    closer_seat: Mapped[int] = mapped_column(Integer)
+    dealer_seat: Mapped[int] = mapped_column(Integer, default=0)
+    first_round: Mapped[bool] = mapped_column(default=False)
+    discard: Mapped[str | None] = mapped_column(String(4), default=None)
+    chinchon: Mapped[bool] = mapped_column(default=False)
+    wins_match: Mapped[bool] = mapped_column(default=False)
+    #: The form's one-time id: a replayed submission finds it and stores nothing.
+    submission: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)
+    replaced_by_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), default=None)
+
+    table: Mapped[GameTable] = relationship(back_populates="hands")
+    entries: Mapped[list[Entry]] = relationship(
+        back_populates="hand", order_by="Entry.seat", cascade="all, delete-orphan"
+    )
+
+    @property
+    def active(self) -> bool:
+        return self.undone_at is None and self.replaced_by_id is None
+
+    def points_by_seat(self) -> dict[int, int]:
+        return {e.seat: e.points for e in self.entries}
+
+
+class Entry(db.Model):
+    """One player's part of a hand: the cards held, what the engine found, points."""
+
+    __tablename__ = "entries"
+    __table_args__ = (UniqueConstraint("hand_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    cards: Mapped[str] = mapped_column(String(64), default="")
+    melds: Mapped[list[list[str]]] = mapped_column(JSON, default=list)
+    layoffs: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    deadwood: Mapped[str] = mapped_column(String(64), default="")
+    points: Mapped[int] = mapped_column(Integer)
+    #: Which of the equally good arrangements the table picked (0 = engine's).
+    choice: Mapped[int] = mapped_column(Integer, default=0)
+
+    hand: Mapped[Hand] = relationship(back_populates="entries")
+
+
+class Reentry(db.Model):
+    """A reenganche: ``seat`` bought back in right after hand ``after_hand``."""
+
+    __tablename__ = "reentries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    after_hand: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    submission: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    table: Mapped[GameTable] = relationship(back_populates="reentries")

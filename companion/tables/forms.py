@@ -1,0 +1,98 @@
+"""Forms for creating a table.  Every label and explanation is translatable."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DecimalField, FieldList, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+MAX_PLAYERS = 8
+
+PRESET_CHOICES = [
+    ("classic", _l("Classic (German rules): close with one loose card worth 4 or less")),
+    ("fournier", _l("Fournier (Spain): close with loose cards worth 5 or less")),
+    ("sweden", _l("Swedish: 48 cards, courts count 10, no laying off")),
+    ("italy", _l("Italian: close from the first round, unlimited re-entries")),
+]
+
+DECK_CHOICES = [
+    ("", _l("As the preset says")),
+    ("spanish40", _l("Spanish 40 cards (no 8 and 9)")),
+    ("spanish48", _l("Spanish 48 cards (with 8 and 9)")),
+    ("french52", _l("French 52 cards")),
+]
+
+REENTRY_CHOICES = [
+    ("", _l("As the preset says")),
+    ("0", _l("No re-entry")),
+    ("1", _l("Once per player")),
+    ("2", _l("Twice per player")),
+    ("unlimited", _l("Unlimited")),
+]
+
+
+class TableForm(FlaskForm):
+    name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
+    preset = RadioField(_l("Rules"), choices=PRESET_CHOICES, default="classic", validators=[InputRequired()])
+    players = FieldList(
+        StringField(_l("Player"), validators=[Optional(), Length(max=40)]),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
+    )
+    first_dealer = SelectField(
+        _l("Who deals first?"), choices=[(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
+    )
+    jokers = SelectField(
+        _l("Jokers in the pack"),
+        choices=[("0", _l("None")), ("1", "1"), ("2", "2"), ("4", "4")],
+        default="0",
+        description=_l("A joker stands for any card; left in hand it counts 25."),
+    )
+    wild_ace = BooleanField(
+        _l("The ace of oros (A♦) is wild"), description=_l("It can stand for any card, or count as itself.")
+    )
+    target = IntegerField(
+        _l("A player is out over"),
+        default=100,
+        validators=[InputRequired(), NumberRange(min=1, max=10000)],
+        description=_l("Usually 100; short matches play to 70 or 50."),
+    )
+    deck = SelectField(_l("Cards"), choices=DECK_CHOICES, default="")
+    reentries = SelectField(
+        _l("Re-entry (reenganche)"),
+        choices=REENTRY_CHOICES,
+        default="",
+        description=_l("Right after going out a player may buy back in at the highest total still in."),
+    )
+    stake = DecimalField(
+        _l("Stake per player (optional)"),
+        places=2,
+        validators=[Optional(), NumberRange(min=0, max=1000000)],
+        description=_l("Paid into the pot at the start and at every re-entry; the winner takes the pot."),
+    )
+    suit_style = SelectField(
+        _l("Suit marks"),
+        choices=[("spanish", _l("Spanish (oros, copas, espadas, bastos)")), ("french", _l("French (♦ ♥ ♠ ♣)"))],
+        default="spanish",
+    )
+
+    def player_names(self) -> list[str]:
+        return [p.data.strip() for p in self.players if p.data and p.data.strip()]
+
+    def overrides(self) -> dict[str, object]:
+        """The house variants as rules-engine overrides."""
+        options: dict[str, object] = {}
+        if self.deck.data:
+            options["deck"] = self.deck.data
+        if self.jokers.data and self.jokers.data != "0":
+            options["jokers"] = int(self.jokers.data)
+        if self.wild_ace.data:
+            options["wild_cards"] = ["1o"]
+        if self.target.data is not None and self.target.data != 100:
+            options["target"] = self.target.data
+        if self.reentries.data:
+            options["reentries"] = None if self.reentries.data == "unlimited" else int(self.reentries.data)
+        if self.stake.data:
+            options["stake"] = str(self.stake.data)
+        return options

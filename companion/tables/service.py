@@ -1,0 +1,402 @@
+"""Scorekeeping for physical tables: every number comes from the rules engine.
+
+The views call these functions; each write is one transaction that first
+claims the table's next version (a stale form loses) and records the form's
+one-time submission id (a replayed form stores nothing twice).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import Entry, GameTable, Hand, Player, Reentry, now
+from ..rules import (
+    Card,
+    ChinchonError,
+    HandResult,
+    MatchError,
+    MatchState,
+    Rules,
+    format_cards,
+    settle_hand,
+)
+from ..rules.close import possible_closer_scores
+from ..rules.variants import AUTO
+
+
+class StaleError(Exception):
+    """Somebody else wrote to the table since this form was shown."""
+
+
+class AlreadySaved(Exception):
+    """This exact form was already stored (a retry or a double tap)."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits
+
+
+# -- creating -------------------------------------------------------------------
+def create_table(
+    *,
+    name: str,
+    preset: str,
+    overrides: Mapping[str, object],
+    players: Sequence[str],
+    first_dealer: int,
+    suit_style: str,
+    rematch_of: GameTable | None = None,
+) -> GameTable:
+    """A new table; ``decks: "auto"`` is fixed now from the number of players,
+    since the pack on the table does not change when players go out."""
+    from ..rules import get_rules
+
+    rules = get_rules(preset, **overrides)
+    MatchState.start(players, rules)  # validates the player list against the rules
+    options = dict(overrides)
+    if rules.decks == AUTO:
+        options["decks"] = rules.copies(len(players))
+    table = GameTable(
+        player_token=new_token(),
+        owner_token=new_token(),
+        watch_token=new_token(),
+        name=name.strip(),
+        preset=preset,
+        overrides=options,
+        suit_style=suit_style,
+        first_dealer=first_dealer,
+        rematch_of_id=rematch_of.id if rematch_of else None,
+    )
+    table.players = [Player(seat=i, name=n.strip()) for i, n in enumerate(players)]
+    db.session.add(table)
+    db.session.commit()
+    return table
+
+
+# -- where the match stands -------------------------------------------------------
+@dataclass
+class HandRow:
+    hand: Hand
+    points: dict[int, int]
+    totals: dict[int, int]
+    out_after: list[int]
+    reentries: list[int]
+
+
+@dataclass
+class Standing:
+    """The replayed match plus what the scoreboard shows around it."""
+
+    table: GameTable
+    state: MatchState
+    rows: list[HandRow] = field(default_factory=list)
+    next_dealer: int = 0
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def seats_in(self) -> list[int]:
+        names = set(self.state.still_in)
+        return [p.seat for p in self.table.players if p.name in names]
+
+    @property
+    def next_number(self) -> int:
+        return len(self.rows) + 1
+
+    @property
+    def last_number(self) -> int:
+        return len(self.rows)
+
+    def seat_of(self, name: str) -> int:
+        return self.table.names.index(name)
+
+    def total(self, seat: int) -> int:
+        return self.state.totals[self.table.names[seat]]
+
+    def is_out(self, seat: int) -> bool:
+        return self.table.names[seat] in self.state.out
+
+    def can_reenter(self, seat: int) -> bool:
+        return self.table.names[seat] in self.state.can_reenter
+
+    def near_target(self, seat: int) -> bool:
+        """Within a tenth of the target (at least 10 points) of going out."""
+        margin = max(10, self.rules.target // 10)
+        return not self.is_out(seat) and self.total(seat) > self.rules.target - margin
+
+    def ranking(self) -> list[int]:
+        """Seats best first: winners, then those still in, then out; lower total first."""
+        winners = set(self.state.winners)
+        names = self.table.names
+        return sorted(
+            range(len(names)),
+            key=lambda s: (names[s] not in winners, names[s] in self.state.out, self.state.totals[names[s]], s),
+        )
+
+
+def events_of(table: GameTable, hands: Sequence[Hand], reentries: Sequence[Reentry]) -> list[tuple[object, dict]]:
+    """The match as engine events, each with the row it comes from."""
+    names = table.names
+    by_hand: dict[int, list[Reentry]] = {}
+    for r in reentries:
+        by_hand.setdefault(r.after_hand, []).append(r)
+    events: list[tuple[object, dict]] = []
+    for hand in hands:
+        events.append((hand, {"hand": {names[e.seat]: e.points for e in hand.entries}}))
+        if hand.wins_match:
+            events.append((hand, {"chinchon": names[hand.closer_seat]}))
+        events.extend((r, {"reentry": names[r.seat]}) for r in by_hand.get(hand.number, []))
+    return events
+
+
+def standing(table: GameTable) -> Standing:
+    """Replay the table's active hands and re-entries with the engine."""
+    rules = table.rules
+    hands = table.active_hands()
+    state = MatchState.start(table.names, rules)
+    result = Standing(table, state)
+    dealer = table.first_dealer
+    names = table.names
+    reentries = table.active_reentries()
+    for source, event in events_of(table, hands, reentries):
+        state.apply(event)
+        if isinstance(source, Hand) and "hand" in event:
+            result.rows.append(
+                HandRow(
+                    hand=source,
+                    points=source.points_by_seat(),
+                    totals={s: state.totals[n] for s, n in enumerate(names)},
+                    out_after=[names.index(n) for n in state.just_out],
+                    reentries=[],
+                )
+            )
+        elif isinstance(source, Reentry):
+            result.rows[-1].reentries.append(source.seat)
+            result.rows[-1].totals = {s: state.totals[n] for s, n in enumerate(names)}
+    if hands:
+        dealer = next_seat(hands[-1].dealer_seat, result.seats_in or list(range(len(names))))
+    result.next_dealer = dealer
+    return result
+
+
+def next_seat(seat: int, seats_in: Sequence[int]) -> int:
+    """The next seat in play order after ``seat`` among those still in."""
+    later = [s for s in seats_in if s > seat]
+    return later[0] if later else seats_in[0]
+
+
+# -- a hand -----------------------------------------------------------------------
+@dataclass
+class HandInput:
+    """What a form says about one hand, by seat."""
+
+    closer: int
+    mode: str  # "cards" or "points"
+    cards: dict[int, list[Card]] = field(default_factory=dict)
+    discard: Card | None = None
+    points: dict[int, int] = field(default_factory=dict)
+    chinchon: bool = False
+    first_round: bool = False
+    choices: dict[int, int] = field(default_factory=dict)
+
+
+def settle(standing_: Standing, data: HandInput) -> HandResult:
+    """The engine's verdict for a hand entered with cards (players still in, in play order)."""
+    seats = standing_.seats_in
+    hands = [data.cards.get(s, []) for s in seats]
+    closer = seats.index(data.closer)
+    if data.discard is not None:
+        hands[closer] = [*hands[closer], data.discard]
+    choices = {seats.index(s): k for s, k in data.choices.items() if s in seats}
+    try:
+        return settle_hand(hands, standing_.rules, closer, data.first_round, choices=choices)
+    except ChinchonError as error:
+        raise error.at(_seat_field(error.field, seats)) from None
+
+
+def _seat_field(field_path: str, seats: Sequence[int]) -> str:
+    """``hands[i][j]`` from the engine → ``hands[seat][j]`` for the form."""
+    if field_path.startswith("hands[") and "]" in field_path:
+        index, rest = field_path[6:].split("]", 1)
+        if index.isdigit() and int(index) < len(seats):
+            return f"hands[{seats[int(index)]}]{rest}"
+    return field_path
+
+
+def check_points(standing_: Standing, data: HandInput) -> None:
+    """Typed points must be possible under the rules."""
+    rules = standing_.rules
+    possible = possible_closer_scores(rules)
+    for seat in standing_.seats_in:
+        if seat not in data.points:
+            raise ChinchonError("Every player still in needs points.", f"points[{seat}]")
+        value = data.points[seat]
+        if seat == data.closer:
+            if value not in possible:
+                shown = ", ".join(str(v) for v in sorted(possible))
+                raise ChinchonError(
+                    f"A closer cannot score {value} under these rules; possible: {shown}.", f"points[{seat}]"
+                )
+        elif value < 0 or value > max_points(rules):
+            raise ChinchonError(f"{value} points is not possible for a player who did not close.", f"points[{seat}]")
+    if data.chinchon and data.points[data.closer] not in _chinchon_scores(rules):
+        raise ChinchonError("A Chinchón is an all-combined close; its score does not match.", f"points[{data.closer}]")
+
+
+def _chinchon_scores(rules: Rules) -> set[int]:
+    return {rules.chinchon} if isinstance(rules.chinchon, int) else {rules.all_combined_bonus}
+
+
+def max_points(rules: Rules) -> int:
+    """The most a hand of eight unmatched cards can count."""
+    values = sorted(rules.card_values[c] for c in rules.pack.cards() for _ in range(rules.copies(8)))
+    values += [rules.joker_points] * rules.jokers
+    return sum(sorted(values)[-8:])
+
+
+def store_hand(
+    table: GameTable, version: int, submission: str, data: HandInput, *, replaces: Hand | None = None
+) -> Hand:
+    """Store one hand (or the new version of an edited one) in one transaction.
+
+    Raises :class:`AlreadySaved` for a replayed form, :class:`StaleError` when
+    the table changed since the form was shown, :class:`ChinchonError` when the
+    hand (or, for an edit, the replay of every later hand) breaks the rules.
+    """
+    if db.session.scalar(select(Hand.id).where(Hand.submission == submission)) is not None:
+        raise AlreadySaved
+    current = standing(table)
+    if replaces is None and current.state.finished:
+        raise ChinchonError("The match is over; start a rematch to play on.", "closer")
+    before = _standing_before(table, replaces) if replaces else current
+    if data.closer not in before.seats_in:
+        raise ChinchonError("The closer must be a player still in.", "closer")
+    hand = Hand(
+        number=replaces.number if replaces else current.next_number,
+        mode=data.mode,
+        closer_seat=data.closer,
+        dealer_seat=replaces.dealer_seat if replaces else current.next_dealer,
+        first_round=data.first_round,
+        submission=submission,
+    )
+    if data.mode == "cards":
+        result = settle(before, data)
+        if not result.legal:
+            raise ChinchonError(result.reason or "This close is not legal.", "closer")
+        hand.discard = str(result.discard) if result.discard is not None else None
+        hand.chinchon = result.chinchon
+        hand.wins_match = result.wins_match
+        for seat, r in zip(before.seats_in, result.results or (), strict=True):
+            hand.entries.append(
+                Entry(
+                    seat=seat,
+                    cards=" ".join(format_cards(data.cards.get(seat, []))),
+                    melds=[format_cards(m) for m in r.melds],
+                    layoffs=[
+                        {"card": str(x.card), "seat": before.seats_in[x.player], "meld": x.meld} for x in r.layoffs
+                    ],
+                    deadwood=" ".join(format_cards(r.deadwood)),
+                    points=r.points,
+                    choice=data.choices.get(seat, 0),
+                )
+            )
+    else:
+        check_points(before, data)
+        hand.chinchon = data.chinchon
+        hand.wins_match = data.chinchon and before.rules.chinchon_wins_match
+        hand.entries = [Entry(seat=s, points=data.points[s]) for s in before.seats_in]
+    if not table.bump(version):
+        db.session.rollback()
+        raise StaleError
+    table.hands.append(hand)
+    try:
+        db.session.flush()
+        if replaces is not None:
+            replaces.replaced_by_id = hand.id
+            _void_broken_reentries(table)
+        standing(table)  # the whole match must still replay under the rules
+    except MatchError as error:
+        db.session.rollback()
+        raise ChinchonError(
+            f"With this change a later hand no longer fits the rules ({error.message}). Undo the later hands first.",
+            "closer",
+        ) from None
+    except IntegrityError:
+        db.session.rollback()
+        raise AlreadySaved from None
+    db.session.commit()
+    return hand
+
+
+def _standing_before(table: GameTable, hand: Hand) -> Standing:
+    """The standing just before ``hand`` (to re-enter it in an edit)."""
+    earlier = [h for h in table.active_hands() if h.number < hand.number]
+    state = MatchState.start(table.names, table.rules)
+    result = Standing(table, state)
+    reentries = [r for r in table.active_reentries() if r.after_hand < hand.number]
+    for _, event in events_of(table, earlier, reentries):
+        state.apply(event)
+    result.rows = [HandRow(h, h.points_by_seat(), {}, [], []) for h in earlier]
+    return result
+
+
+def _void_broken_reentries(table: GameTable) -> list[Reentry]:
+    """After an edit, re-entries the rules no longer allow are undone (kept in history)."""
+    voided = []
+    state = MatchState.start(table.names, table.rules)
+    keep: list[Reentry] = []
+    for source, event in events_of(table, table.active_hands(), table.active_reentries()):
+        if isinstance(source, Reentry) and not state.can_reentry(event["reentry"]):
+            source.undone_at = now()
+            voided.append(source)
+            continue
+        state.apply(event)
+        if isinstance(source, Reentry):
+            keep.append(source)
+    return voided
+
+
+def reenter(table: GameTable, version: int, submission: str, seat: int) -> Reentry:
+    if db.session.scalar(select(Reentry.id).where(Reentry.submission == submission)) is not None:
+        raise AlreadySaved
+    current = standing(table)
+    if not 0 <= seat < len(table.players):
+        raise ChinchonError("Unknown player.", "seat")
+    current.state.verify_reentry(table.names[seat])
+    if not table.bump(version):
+        db.session.rollback()
+        raise StaleError
+    entry = Reentry(after_hand=current.last_number, seat=seat, submission=submission)
+    table.reentries.append(entry)
+    db.session.commit()
+    return entry
+
+
+def undo_last(table: GameTable, version: int) -> str:
+    """Undo the most recent action (a re-entry, or else the last hand)."""
+    current = standing(table)
+    last_reentries = [r for r in table.active_reentries() if r.after_hand == current.last_number]
+    hands = table.active_hands()
+    if not last_reentries and not hands:
+        raise ChinchonError("There is nothing to undo yet.", "undo")
+    if not table.bump(version):
+        db.session.rollback()
+        raise StaleError
+    stamp = now()
+    if last_reentries:
+        undone = max(last_reentries, key=lambda r: r.id)
+        undone.undone_at = stamp
+        what = "reentry"
+    else:
+        hands[-1].undone_at = stamp
+        what = "hand"
+    db.session.commit()
+    return what

@@ -1,0 +1,27 @@
+"""Jinja helpers: card faces and names, rule explanations, the language list."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import Flask, request
+from flask_babel import get_locale
+
+from .i18n import LANGUAGES, card_label, card_name, reason_text, suit_name
+from .rules import parse_card
+
+
+def init_app(app: Flask) -> None:
+    @app.context_processor
+    def helpers() -> dict:
+        return {
+            "LANGUAGES": LANGUAGES,
+            "current_language": str(get_locale() or "es"),
+            "card_label": card_label,
+            "card_name": card_name,
+            "suit_name": suit_name,
+            "reason_text": reason_text,
+            "parse_card": parse_card,
+            "current_path": request.full_path.rstrip("?") if request else "/",
+            "new_submission": lambda: uuid.uuid4().hex,
+        }
