@@ -24,4 +24,6 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    client = app.test_client()
+    client.set_cookie("lang", "en")  # tests read English; i18n tests pick their own
+    return client

@@ -3,7 +3,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from flask import current_app, make_response, redirect, render_template, request, url_for
-from sqlalchemy import select, text
+from sqlalchemy import or_, select, text
 
 from ..extensions import db
 from ..i18n import LANGUAGES
@@ -24,10 +24,11 @@ def home():
     tokens = recent_table_tokens()
     tables = []
     if tokens:
-        found = {
-            t.player_token: t for t in db.session.scalars(select(GameTable).where(GameTable.player_token.in_(tokens)))
-        }
-        tables = [found[t] for t in tokens if t in found]
+        query = select(GameTable).where(or_(GameTable.owner_token.in_(tokens), GameTable.player_token.in_(tokens)))
+        found: dict[str, GameTable] = {}
+        for table in db.session.scalars(query):
+            found[table.owner_token] = found[table.player_token] = table
+        tables = [(t, found[t]) for t in tokens if t in found]
     return render_template("main/home.html", tables=tables)
 
 

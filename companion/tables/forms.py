@@ -4,31 +4,40 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, DecimalField, FieldList, IntegerField, RadioField, SelectField, StringField
+from wtforms import (
+    BooleanField,
+    DecimalField,
+    FieldList,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 MAX_PLAYERS = 8
 
 PRESET_CHOICES = [
-    ("classic", _l("Classic (German rules): close with one loose card worth 4 or less")),
-    ("fournier", _l("Fournier (Spain): close with loose cards worth 5 or less")),
-    ("sweden", _l("Swedish: 48 cards, courts count 10, no laying off")),
-    ("italy", _l("Italian: close from the first round, unlimited re-entries")),
+    SelectChoice("classic", _l("Classic (German rules): close with one loose card worth 4 or less")),
+    SelectChoice("fournier", _l("Fournier (Spain): close with loose cards worth 5 or less")),
+    SelectChoice("sweden", _l("Swedish: 48 cards, courts count 10, no laying off")),
+    SelectChoice("italy", _l("Italian: close from the first round, unlimited re-entries")),
 ]
 
 DECK_CHOICES = [
-    ("", _l("As the preset says")),
-    ("spanish40", _l("Spanish 40 cards (no 8 and 9)")),
-    ("spanish48", _l("Spanish 48 cards (with 8 and 9)")),
-    ("french52", _l("French 52 cards")),
+    SelectChoice("", _l("As the preset says")),
+    SelectChoice("spanish40", _l("Spanish 40 cards (no 8 and 9)")),
+    SelectChoice("spanish48", _l("Spanish 48 cards (with 8 and 9)")),
+    SelectChoice("french52", _l("French 52 cards")),
 ]
 
 REENTRY_CHOICES = [
-    ("", _l("As the preset says")),
-    ("0", _l("No re-entry")),
-    ("1", _l("Once per player")),
-    ("2", _l("Twice per player")),
-    ("unlimited", _l("Unlimited")),
+    SelectChoice("", _l("As the preset says")),
+    SelectChoice("0", _l("No re-entry")),
+    SelectChoice("1", _l("Once per player")),
+    SelectChoice("2", _l("Twice per player")),
+    SelectChoice("unlimited", _l("Unlimited")),
 ]
 
 
@@ -41,11 +50,11 @@ class TableForm(FlaskForm):
         max_entries=MAX_PLAYERS,
     )
     first_dealer = SelectField(
-        _l("Who deals first?"), choices=[(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
+        _l("Who deals first?"), choices=[SelectChoice(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
     )
     jokers = SelectField(
         _l("Jokers in the pack"),
-        choices=[("0", _l("None")), ("1", "1"), ("2", "2"), ("4", "4")],
+        choices=[SelectChoice("0", _l("None")), SelectChoice("1", "1"), SelectChoice("2", "2"), SelectChoice("4", "4")],
         default="0",
         description=_l("A joker stands for any card; left in hand it counts 25."),
     )
@@ -73,7 +82,10 @@ class TableForm(FlaskForm):
     )
     suit_style = SelectField(
         _l("Suit marks"),
-        choices=[("spanish", _l("Spanish (oros, copas, espadas, bastos)")), ("french", _l("French (♦ ♥ ♠ ♣)"))],
+        choices=[
+            SelectChoice("spanish", _l("Spanish (oros, copas, espadas, bastos)")),
+            SelectChoice("french", _l("French (♦ ♥ ♠ ♣)")),
+        ],
         default="spanish",
     )
 

@@ -217,8 +217,9 @@ def rematch(token: str):
 def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200):
     result = None
     problem = error
-    if problem is None and state.closer is not None and state.mode == "cards":
-        result, problem = preview(current, state)
+    if state.closer is not None and state.mode == "cards":
+        result, missing = preview(current, state)
+        problem = problem or missing
     context = dict(
         table=table,
         token=token,

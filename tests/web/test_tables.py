@@ -1,0 +1,373 @@
+"""Scorekeeping for physical tables: every route and every bad input."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.extensions import db
+from companion.models import Entry, Hand, Reentry
+
+from .helpers import (
+    GERMAN,
+    create_table,
+    csrf,
+    enter_cards,
+    enter_points,
+    field,
+    hand_count,
+    hand_form,
+    table_count,
+    table_of,
+    totals,
+)
+
+
+# -- creating a table ----------------------------------------------------------------
+def test_home_and_new_table_pages(client):
+    assert client.get("/").status_code == 200
+    html = client.get("/tables/new").get_data(as_text=True)
+    assert 'name="players-0"' in html and 'value="classic"' in html
+
+
+def test_create_a_three_player_classic_table(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    table = table_of(app, token)
+    assert table.names == ["Ana", "Ben", "Carla"] and table.preset == "classic"
+    assert table.overrides["decks"] == 1  # auto resolved: 3 players, one deck
+    assert totals(client, token) == [0, 0, 0]
+    home = client.get("/").get_data(as_text=True)
+    assert token in home  # the phone remembers its tables
+
+
+def test_five_players_get_two_decks_and_house_variants(client, app):
+    token = create_table(
+        client, ["A", "B", "C", "D", "E"], jokers=2, wild_ace="y", target=70, stake="0.5", reentries="unlimited"
+    )
+    table = table_of(app, token)
+    assert table.overrides == {
+        "decks": 2,
+        "jokers": 2,
+        "wild_cards": ["1o"],
+        "target": 70,
+        "stake": "0.5",
+        "reentries": None,
+    }
+    assert table.rules.target == 70
+
+
+@pytest.mark.parametrize(
+    "names,extra,message",
+    [
+        (["Ana"], {}, "at least two"),
+        (["Ana", "ana"], {}, "same name"),
+        (["Ana", "Ben"], {"first_dealer": "5"}, "first dealer"),
+        (["A", "B", "C", "D", "E", "F", "G"], {"preset": "sweden"}, "2 to 6"),
+        (["Ana", "Ben"], {"target": "0"}, "between 1 and"),
+        (["Ana", "Ben"], {"target": "lots"}, "valid integer"),
+        (["Ana", "Ben"], {"stake": "-1"}, "between 0 and"),
+        (["Ana", "Ben"], {"preset": "argentina"}, "valid choice"),
+        (["Ana", "Ben"], {"jokers": "9"}, "valid choice"),
+        (["Ana", "B" * 41], {}, "40 characters"),
+    ],
+)
+def test_bad_table_forms_say_why_and_store_nothing(client, app, names, extra, message):
+    data = {
+        "csrf_token": csrf(client),
+        "preset": "classic",
+        "first_dealer": "0",
+        "jokers": "0",
+        "target": "100",
+        "suit_style": "spanish",
+    }
+    data.update({f"players-{i}": n for i, n in enumerate(names)})
+    data.update(extra)
+    response = client.post("/tables/new", data=data)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert table_count(app) == 0
+
+
+def test_missing_or_forged_csrf_is_refused_and_stores_nothing(client, app):
+    data = {"preset": "classic", "players-0": "Ana", "players-1": "Ben", "first_dealer": "0", "target": "100"}
+    assert client.post("/tables/new", data=data).status_code == 400
+    assert client.post("/tables/new", data={**data, "csrf_token": "forged"}).status_code == 400
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    form = hand_form(client, token)
+    form.update(
+        {"closer": "0", "mode": "points", "p0": "3", "p1": "10", "p2": "20", "action": "save", "csrf_token": "x"}
+    )
+    response = client.post(f"/t/{token}/hands/new", data=form)
+    assert response.status_code == 400 and "expired" in response.get_data(as_text=True)
+    assert table_count(app) == 1 and hand_count(app) == 0
+
+
+def test_unknown_table_links_are_404(client):
+    assert client.get("/t/not-a-table").status_code == 404
+    assert client.get("/t/not-a-table/hands/new").status_code == 404
+    assert client.post("/t/not-a-table/undo").status_code in (400, 404)
+
+
+# -- entering hands ------------------------------------------------------------------
+def test_german_seed_hand_with_cards_stores_melds_layoffs_and_points(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    enter_cards(client, token, 0, GERMAN)
+    assert totals(client, token) == [3, 13, 46]
+    with app.app_context():
+        hand = db.session.query(Hand).one()
+        assert (hand.number, hand.discard, hand.closer_seat, hand.mode) == (1, "12e", 0, "cards")
+        ben = db.session.query(Entry).filter_by(seat=1).one()
+        assert ben.layoffs == [{"card": "4o", "seat": 0, "meld": 1}] and ben.points == 13
+        assert ben.melds == [["5c", "5e", "5b"]]
+
+
+def test_live_verdict_fragment_for_htmx(client):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    data = hand_form(client, token)
+    data.update({"closer": "0", "mode": "cards", "h0": GERMAN[0]})
+    response = client.post(f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true", "HX-Target": "verdict"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" not in html
+    assert "Ben holds 7 cards" in html  # the next thing missing
+    data.update({"h1": GERMAN[1], "h2": GERMAN[2]})
+    html = client.post(
+        f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true", "HX-Target": "verdict"}
+    ).get_data(as_text=True)
+    assert "Legal close" in html and ">13<" in html and ">46<" in html
+
+
+def test_closer_may_enter_seven_cards_and_the_discard(client):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    hands = {**GERMAN, 0: "11c 11e 11b 5o 6o 7o 3c"}
+    enter_cards(client, token, 0, hands, discard="12e")
+    assert totals(client, token) == [3, 13, 46]
+
+
+def test_no_javascript_taps_and_tabs_are_applied_by_the_server(client):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    data = hand_form(client, token)
+    data.update({"closer": "0", "mode": "cards", "h0": "11c", "active": "0", "tap": "11e"})
+    html = client.post(f"/t/{token}/hands/new", data=data).get_data(as_text=True)
+    assert field(html, "h0") == "11c 11e"
+    data.update({"h0": "11c 11e", "tap": "11c"})
+    assert field(client.post(f"/t/{token}/hands/new", data=data).get_data(as_text=True), "h0") == "11e"
+    data.update({"h0": "11c", "tab": "1", "tap": "11c"})  # held by Anna: Ben cannot take it
+    html = client.post(f"/t/{token}/hands/new", data=data).get_data(as_text=True)
+    assert field(html, "h1") == "" and field(html, "active") == "1"
+
+
+@pytest.mark.parametrize(
+    "hands,discard,closer,message",
+    [
+        ({}, "", "", "Choose who closed"),
+        ({0: "11c 11e 11b 5o 6o"}, "", "0", "tap the 8 cards"),
+        ({**GERMAN, 1: "5b 5c 5e 4o 12o"}, "", "0", "Ben holds 7 cards"),
+        ({**GERMAN, 1: "5b 5c 5e 4o 12o 2c 8o"}, "", "0", "not a card of this deck"),
+        ({**GERMAN, 1: "5b 5c 5e 4o 12o 2c 5o"}, "", "0", "5o appears twice"),
+        ({**GERMAN, 0: "2o 3o 6o 7o 10o 11o 1e 12e"}, "", "0", "cannot close"),
+        ({**GERMAN, 0: "11c 11e 11b 5o 6o 7o 3c 12e"}, "1b", "0", "tap the 8 cards"),
+        ({**GERMAN}, "", "7", "Choose who closed"),
+    ],
+)
+def test_bad_hands_get_a_clear_message_and_store_nothing(client, app, hands, discard, closer, message):
+    token = create_table(client, ["Ben", "Ana", "Carla"][:0] + ["Anna", "Ben", "Carla"])
+    data = hand_form(client, token)
+    data.update({"closer": closer, "mode": "cards", "action": "save", "discard": discard})
+    data.update({f"h{s}": c for s, c in hands.items()})
+    response = client.post(f"/t/{token}/hands/new", data=data)
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert hand_count(app) == 0
+
+
+def test_points_only_hand_and_impossible_points(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    enter_points(client, token, 0, {0: 7, 1: 10, 2: 20}, expect=400)  # classic: a closer scores at most 4
+    enter_points(client, token, 0, {0: 3, 1: -5, 2: 20}, expect=400)
+    enter_points(client, token, 0, {0: 3, 1: 77, 2: 20}, expect=400)  # eight kings and horses count 76 at most
+    enter_points(client, token, 0, {0: 3, 1: 10}, expect=400)
+    enter_points(client, token, 0, {0: 3, 1: "ten", 2: 20}, expect=400)
+    enter_points(client, token, 0, {0: 5, 1: 10, 2: 20}, chinchon=True, expect=400)
+    assert hand_count(app) == 0
+    enter_points(client, token, 0, {0: -10, 1: 10, 2: 20})
+    assert totals(client, token) == [-10, 10, 20]
+
+
+def test_a_stale_form_is_refused_with_a_fresh_view(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    old = hand_form(client, token)
+    enter_points(client, token, 0, {0: 3, 1: 10, 2: 20})
+    old.update({"closer": "1", "mode": "points", "p0": "5", "p1": "2", "p2": "7", "action": "save"})
+    response = client.post(f"/t/{token}/hands/new", data=old)
+    assert response.status_code == 303
+    assert "Someone else" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert hand_count(app) == 1 and totals(client, token) == [3, 10, 20]
+
+
+def test_a_replayed_submission_is_stored_once(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    data = hand_form(client, token)
+    data.update({"closer": "0", "mode": "points", "p0": "3", "p1": "10", "p2": "20", "action": "save"})
+    assert client.post(f"/t/{token}/hands/new", data=data).status_code == 303
+    response = client.post(f"/t/{token}/hands/new", data=data)
+    assert response.status_code == 303
+    assert "already saved" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert hand_count(app) == 1 and totals(client, token) == [3, 10, 20]
+
+
+def test_watch_link_is_read_only(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    watch = table_of(app, token).watch_token
+    assert client.get(f"/t/{watch}").status_code == 200
+    assert client.get(f"/t/{watch}/hands/new").status_code == 403
+    assert client.post(f"/t/{watch}/undo", data={"csrf_token": csrf(client)}).status_code == 403
+    assert "Enter hand" not in client.get(f"/t/{watch}").get_data(as_text=True)
+
+
+# -- the match ---------------------------------------------------------------------------
+def test_elimination_reentry_and_the_pot(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla", "Dani"], stake="1")
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20, 3: 50})
+    enter_points(client, token, 1, {0: 41, 1: -10, 2: 10, 3: 0})
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Ana is out. Buy back in at 50 points?" in html and "Pot: 4" in html
+    data = {"csrf_token": csrf(client), "version": str(table_of(app, token).version), "seat": "0", "submission": "r1"}
+    client.post(f"/t/{token}/reentry", data=data)
+    client.post(f"/t/{token}/reentry", data=data)  # replayed: once only
+    assert totals(client, token) == [50, -7, 30, 50]
+    with app.app_context():
+        assert db.session.query(Reentry).count() == 1
+    assert "Pot: 5" in client.get(f"/t/{token}").get_data(as_text=True)
+
+
+def test_reentry_refused_with_only_two_left(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 41, 1: 3, 2: 20})
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "No re-entry: it needs at least 3 players still in." in html
+    data = {"csrf_token": csrf(client), "version": str(table_of(app, token).version), "seat": "0", "submission": "r2"}
+    response = client.post(f"/t/{token}/reentry", data=data)
+    assert "Re-entry refused" in client.get(response.headers["Location"]).get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Reentry).count() == 0
+
+
+def test_an_out_player_cannot_score_and_the_last_one_in_wins(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 41, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 5, 1: 3, 2: 20})  # Ana's points are ignored: she is not in the form
+    with app.app_context():
+        assert {e.seat for e in db.session.query(Hand).order_by(Hand.id.desc()).first().entries} == {1, 2}
+    enter_points(client, token, 1, {1: -10, 2: 45})
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Ben wins!" in html and "Rematch" in html
+    assert client.get(f"/t/{token}/hands/new").status_code == 303
+
+
+def test_chinchon_wins_the_match_and_rematch(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_cards(
+        client, token, 1, {0: "10o 1c 3b 4b 5b 10c 11e", 1: "1o 2o 3o 4o 5o 6o 7o 12b", 2: "2e 3e 6c 7b 10e 12c 11b"}
+    )
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Ben wins!" in html and "Chinchón!" in html
+    response = client.post(f"/t/{token}/rematch", data={"csrf_token": csrf(client)})
+    new = response.headers["Location"].rsplit("/", 1)[1]
+    assert new != token and totals(client, new) == [0, 0, 0]
+    assert table_of(app, new).first_dealer == 1
+
+
+def test_undo_keeps_history(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 0, {0: 3, 1: 10, 2: 20})
+    enter_points(client, token, 1, {0: 30, 1: 1, 2: 20})
+    client.post(f"/t/{token}/undo", data={"csrf_token": csrf(client), "version": str(table_of(app, token).version)})
+    assert totals(client, token) == [3, 10, 20]
+    assert hand_count(app) == 2  # the undone hand stays in the history
+    assert "undone" in client.get(f"/t/{token}/history").get_data(as_text=True)
+    response = client.post(f"/t/{token}/undo", data={"csrf_token": csrf(client), "version": "1"})  # stale
+    assert totals(client, token) == [3, 10, 20]
+    assert response.status_code == 303
+
+
+def test_edit_an_earlier_hand_recomputes_later_totals_and_voids_a_reentry(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla", "Dani"])
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20, 3: 50})
+    enter_points(client, token, 1, {0: 41, 1: 3, 2: 20, 3: 0})
+    data = {"csrf_token": csrf(client), "version": str(table_of(app, token).version), "seat": "0", "submission": "r3"}
+    client.post(f"/t/{token}/reentry", data=data)
+    enter_points(client, token, 1, {0: 10, 1: -10, 2: 10, 3: 0})
+    assert totals(client, token) == [60, -4, 50, 50]
+    # Hand 2 was mistyped: Ana had 31, so she never went out.
+    enter_points(client, token, 1, {0: 31, 1: 3, 2: 20, 3: 0}, number=2)
+    assert totals(client, token) == [101, -4, 50, 50]
+    with app.app_context():
+        assert db.session.query(Reentry).one().undone_at is not None
+        assert db.session.query(Hand).count() == 4
+    assert "corrected" in client.get(f"/t/{token}/history").get_data(as_text=True)
+
+
+def test_an_edit_that_breaks_later_hands_is_refused(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 1, {0: 50, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 10, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 10, 1: 3, 2: 20})
+    # Correcting hand 2 to 60 puts Ana out before hand 3, where she scored.
+    response = enter_points(client, token, 1, {0: 60, 1: 3, 2: 20}, number=2, expect=400)
+    assert "Undo the later hands first" in response.get_data(as_text=True)
+    assert totals(client, token) == [70, 9, 60] and hand_count(app) == 3
+
+
+def test_edit_a_hand_entered_with_cards(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    enter_cards(client, token, 0, GERMAN)
+    html = client.get(f"/t/{token}/hands/1/edit").get_data(as_text=True)
+    assert field(html, "h1") == "5b 5c 5e 4o 12o 2c 1c" and "11c 11e 11b 5o 6o 7o 3c 12e" in html
+    enter_cards(client, token, 0, {**GERMAN, 2: "2e 3b 6c 7b 10e 12c 1b"}, number=1)
+    assert totals(client, token) == [3, 13, 37]
+    assert client.get(f"/t/{token}/hands/9/edit").status_code == 404
+
+
+def test_history_grid_chart_and_csv(client):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 0, {0: 3, 1: 10, 2: 20})
+    enter_points(client, token, 1, {0: 30, 1: -10, 2: 20})
+    html = client.get(f"/t/{token}/history").get_data(as_text=True)
+    assert "<polyline" in html and html.count("<polyline") == 3
+    csv = client.get(f"/t/{token}/history.csv").get_data(as_text=True).splitlines()
+    assert csv[1:] == ["1,Ana,3,10,20,3,10,20", "2,Ben,30,-10,20,33,0,40"]
+
+
+def test_qr_code_is_an_svg_of_the_player_link(client, app):
+    token = create_table(client, ["Ana", "Ben"])
+    response = client.get(f"/t/{token}/qr.svg")
+    assert response.mimetype == "image/svg+xml" and response.get_data(as_text=True).startswith("<svg")
+
+
+def test_dealer_rotates_in_play_order_among_players_still_in(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla", "Dani"], first_dealer="2")
+    assert "Carla deals" in client.get(f"/t/{token}").get_data(as_text=True)
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20, 3: 50})
+    assert "Dani deals" in client.get(f"/t/{token}").get_data(as_text=True)
+    enter_points(client, token, 1, {0: 41, 1: 3, 2: 20, 3: 5})
+    assert "Ben deals" in client.get(f"/t/{token}").get_data(as_text=True)  # Ana is out: skipped
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert not re.search(r"<script(?![^>]*\bsrc=)", response.get_data(as_text=True))  # no inline scripts
+
+
+def test_token_links_carry_128_bits(client, app):
+    token = create_table(client, ["Ana", "Ben"])
+    table = table_of(app, token)
+    for t in (table.owner_token, table.player_token, table.watch_token):
+        assert len(t) >= 22  # 16 random bytes, url-safe base64
+    assert len({table.owner_token, table.player_token, table.watch_token}) == 3
