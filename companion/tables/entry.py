@@ -149,13 +149,10 @@ def state_of_hand(hand: Hand, standing: Standing) -> EntryState:
         active=str(hand.closer_seat),
     )
     for e in hand.entries:
-        state.hands[e.seat] = e.cards.split()
+        state.hands[e.seat] = e.cards.split()  # the closer's entry holds all eight
         state.points[e.seat] = str(e.points)
         if e.choice:
             state.choices[e.seat] = e.choice
-    if hand.discard:
-        # The discard the engine chose goes back with the closer's eight cards.
-        state.hands[hand.closer_seat] = [*state.hands.get(hand.closer_seat, []), hand.discard]
     return state
 
 

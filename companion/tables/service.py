@@ -295,10 +295,13 @@ def store_hand(
         hand.chinchon = result.chinchon
         hand.wins_match = result.wins_match
         for seat, r in zip(before.seats_in, result.results or (), strict=True):
+            held = data.cards.get(seat, [])
+            if seat == data.closer and data.discard is not None:
+                held = [*held, data.discard]  # the closer's entry keeps all eight cards
             hand.entries.append(
                 Entry(
                     seat=seat,
-                    cards=" ".join(format_cards(data.cards.get(seat, []))),
+                    cards=" ".join(format_cards(held)),
                     melds=[format_cards(m) for m in r.melds],
                     layoffs=[
                         {"card": str(x.card), "seat": before.seats_in[x.player], "meld": x.meld} for x in r.layoffs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 
 import segno
@@ -217,6 +218,8 @@ def rematch(token: str):
 def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200):
     result = None
     problem = error
+    if state.mode == "points" and not state.points and any(state.hands.values()):
+        _prefill_points(current, state)
     if state.closer is not None and state.mode == "cards":
         result, missing = preview(current, state)
         problem = problem or missing
@@ -238,6 +241,14 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "verdict":
         return render_template("tables/partials/verdict.html", **context), status
     return render_template("tables/hand.html", **context), status
+
+
+def _prefill_points(current, state: EntryState) -> None:
+    """Switching from cards to points keeps what the cards already say."""
+    result, _missing = preview(current, dataclasses.replace(state, mode="cards"))
+    if result is not None and result.legal:
+        state.points = {seat: str(r.points) for seat, r in zip(current.seats_in, result.results, strict=True)}
+        state.chinchon = result.chinchon
 
 
 def preview(current, state: EntryState):
