@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .cards import Card
+from .cards import JOKER, Card
 from .errors import CardError, CountError
 from .melds import IndexedHand, PlainHand, meld_context, sort_cards
 from .validate import check_cards
@@ -293,3 +293,55 @@ def possible_closer_scores(rules: Rules) -> frozenset[int]:
     for k in range(1, 8):
         scores.update(reach[k])
     return frozenset(scores)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardChoice:
+    """One card to put face down, and the best close it leaves."""
+
+    discard: Card
+    verdict: CloseVerdict
+
+
+def legal_discards(cards: Sequence[Card], rules: Rules, first_round: bool = False, *, players: int | None = None) -> list[DiscardChoice]:
+    """Every discard of an 8-card hand that allows a legal close, best first."""
+    if len(cards) != 8:
+        return []
+    hand = make_hand(cards, rules, players)
+    out = []
+    for discard in dict.fromkeys(cards):
+        option = best_close(hand, rules, first_round, discard)
+        if option.legal:
+            out.append(DiscardChoice(discard, CloseVerdict(hand, option, rules, first_round)))
+    out.sort(key=lambda d: (d.verdict._option.key, str(d.discard)))
+    return out
+
+
+def drawing_outs(
+    cards: Sequence[Card], rules: Rules, first_round: bool = False, *, players: int | None = None
+) -> list[tuple[Card, int]]:
+    """Cards that, drawn next, would let this player close: ``(card, score)``.
+
+    ``cards`` are the seven kept (for eight, those kept by the best discard).
+    Only cards the pack still holds count: a card held twice with one deck
+    cannot be drawn.
+    """
+    if len(cards) == 8:
+        verdict = check_close(cards, rules, first_round, players=players)
+        kept = list(cards)
+        kept.remove(verdict.discard)  # type: ignore[arg-type]
+    else:
+        kept = list(cards)
+    if len(kept) != 7:
+        return []
+    copies = rules.copies(players)
+    outs = []
+    pool = [*rules.pack.cards(), *([JOKER] if rules.jokers else [])]
+    for card in pool:
+        limit = rules.jokers if card == JOKER else copies
+        if kept.count(card) >= limit:
+            continue
+        verdict = check_close([*kept, card], rules, first_round, players=players)
+        if verdict.legal and verdict.discard != card:
+            outs.append((card, verdict.score))  # type: ignore[arg-type]
+    return outs

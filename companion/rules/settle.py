@@ -297,3 +297,74 @@ def settle_hand(
         results[player] = settler.result(player, choice, table, alternatives)
         table = choice.table
     return HandResult(verdict, closer, tuple(r for r in results if r is not None))
+
+
+#: Why a card that fits a meld on the table may still not be laid off there.
+REFUSAL_TEXT = {
+    "no_layoffs": "These rules allow no laying off.",
+    "full_close": "Nobody lays off onto the melds of a closer who had all seven combined.",
+    "closer_only": "These rules allow laying off only onto the closer's melds.",
+    "run_limit": "At most {limit} card(s) may be added to one run in a turn (two decks).",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedLayoff:
+    """A loose card of ``player`` that fits ``owner``'s meld number ``meld``
+    but the rules (``rule``, a key of :data:`REFUSAL_TEXT`) refuse."""
+
+    player: int
+    card: Card
+    owner: int
+    meld: int
+    rule: str
+    limit: int | None = None
+
+    @property
+    def text(self) -> str:
+        return REFUSAL_TEXT[self.rule].format(limit=self.limit)
+
+
+def refused_layoffs(hands: Sequence[Sequence[Card]], rules: Rules, result: HandResult) -> list[RefusedLayoff]:
+    """The lay-offs a table might argue about: loose cards that would make a
+    valid meld on the table, refused only by a rule.  Replays the settled
+    hand turn by turn, so each player sees the table as extended before them."""
+    if result.results is None:
+        return []
+    ctx = meld_context(rules)
+    deck = rules.pack
+    closer = result.closer
+    n = len(hands)
+    full = not result.results[closer].deadwood
+    limit = rules.run_limit(n)
+    table: dict[tuple[int, int], list[int]] = {
+        (closer, j): [deck.card_id(c) for c in m] for j, m in enumerate(result.results[closer].melds)
+    }
+    refused: list[RefusedLayoff] = []
+    for k in range(1, n):
+        player = (closer + k) % n
+        mine = result.results[player]
+        added: dict[tuple[int, int], int] = {}
+        for x in mine.layoffs:
+            table[(x.player, x.meld)].append(deck.card_id(x.card))
+            added[(x.player, x.meld)] = added.get((x.player, x.meld), 0) + 1
+        for card in dict.fromkeys(mine.deadwood):
+            for (owner, j), ids in table.items():
+                grown = tuple(sorted((*ids, deck.card_id(card))))
+                info = ctx.meld_info(grown)
+                if info is None:
+                    continue
+                rule = None
+                if rules.layoffs == Layoffs.NONE:
+                    rule = "no_layoffs"
+                elif owner == closer and full and not rules.layoff_onto_full_close:
+                    rule = "full_close"
+                elif owner != closer and rules.layoffs == Layoffs.CLOSER_ONLY:
+                    rule = "closer_only"
+                elif limit is not None and not info[0] & SET and added.get((owner, j), 0) + 1 > limit:
+                    rule = "run_limit"
+                if rule is not None:
+                    refused.append(RefusedLayoff(player, card, owner, j, rule, limit))
+        for j, m in enumerate(mine.melds):
+            table[(player, j)] = [deck.card_id(c) for c in m]
+    return refused

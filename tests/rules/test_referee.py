@@ -1,0 +1,60 @@
+"""Referee helpers: other legal discards, cards that would allow a close,
+and lay-offs that fit a meld but a rule refuses."""
+
+from companion.rules import get_rules, parse_cards, settle_hand
+from companion.rules.close import drawing_outs, legal_discards
+from companion.rules.settle import refused_layoffs
+
+classic = get_rules("classic")
+
+
+def test_german_seed_only_the_rey_de_espadas_may_go_face_down():
+    choices = legal_discards(parse_cards("11c 11e 11b 5o 6o 7o 3c 12e"), classic)
+    assert [(str(c.discard), c.verdict.score) for c in choices] == [("12e", 3)]
+
+
+def test_fournier_several_discards_are_legal_best_first():
+    choices = legal_discards(parse_cards("2o 3o 4o 5o 6o 1c 2e 1b"), get_rules("fournier"))
+    assert [(str(c.discard), c.verdict.score) for c in choices] == [("2e", 2), ("1b", 3), ("1c", 3), ("2o", 4), ("6o", 4)]
+
+
+def test_two_loose_cards_drawing_the_ace_or_a_two_closes():
+    outs = drawing_outs(parse_cards("2o 3o 4o 5o 6o 1c 2e 12b"), classic)
+    assert [(str(c), s) for c, s in outs] == [("1o", 1), ("2c", -10), ("2b", -10), ("4o", 1), ("7o", 1)]
+
+
+def test_swedish_seed_lone_eight_outs_include_the_queen_and_the_eights():
+    sweden = get_rules("sweden")
+    outs = dict((str(c), s) for c, s in drawing_outs(parse_cards("5o 6o 7o 12c 12e 12b 8b", sweden.pack), sweden))
+    assert outs["12o"] == -10 and outs["4o"] == -10 and outs["8o"] == -10
+    assert "8b" not in outs  # one deck: the eight of bastos is already held
+
+
+def settle(hands, rules):
+    parsed = [parse_cards(h, rules.pack) for h in hands]
+    result = settle_hand(parsed, rules)
+    return result, [(r.player, str(r.card), r.owner, r.meld, r.rule) for r in refused_layoffs(parsed, rules, result)]
+
+
+def test_refused_onto_a_full_close():
+    result, refused = settle(["1c 2c 3c 4c 10e 11e 12e 7o", "5c 6o 6c 6e 12b 11b 3o"], classic)
+    assert refused == [(1, "5c", 0, 1, "full_close")]
+    _, refused = settle(["1c 2c 3c 4c 10e 11e 12e 7o", "5c 6o 6c 6e 12b 11b 3o"], get_rules(layoff_onto_full_close=True))
+    assert refused == []
+
+
+def test_refused_by_the_swedish_no_layoff_rule():
+    _, refused = settle(["5o 6o 7o 12c 12e 12b 8b 4o", "8o 9o 3c 3e 3b 1e 2e"], get_rules("sweden"))
+    assert refused == [(1, "8o", 0, 1, "no_layoffs")]
+
+
+def test_refused_by_the_closer_only_variant():
+    hands = ["1c 2c 3c 10e 11e 12e 2b 7o", "6o 6c 6e 12b 11b 5b 3o", "6b 10o 11o 1b 5e 3e 2o"]
+    _, refused = settle(hands, get_rules(layoffs="closer_only"))
+    assert refused == [(2, "6b", 1, 0, "closer_only")]
+
+
+def test_refused_by_the_italian_one_card_per_run():
+    hands = ["5o 6o 7o 1c 1e 1b 2c 12e", "4o 3o 12b 11b 10c 2e 7c", "2b 11c 11o 3e 6c 4b 7e", "1o 12o 10b 5c 7b 6b 4c", "3c 4e 5e 6e 1c 10o 12b"]
+    _, refused = settle(hands, get_rules("italy"))
+    assert refused == [(1, "3o", 0, 0, "run_limit")]
