@@ -303,7 +303,9 @@ class DiscardChoice:
     verdict: CloseVerdict
 
 
-def legal_discards(cards: Sequence[Card], rules: Rules, first_round: bool = False, *, players: int | None = None) -> list[DiscardChoice]:
+def legal_discards(
+    cards: Sequence[Card], rules: Rules, first_round: bool = False, *, players: int | None = None
+) -> list[DiscardChoice]:
     """Every discard of an 8-card hand that allows a legal close, best first."""
     if len(cards) != 8:
         return []

@@ -1,45 +1,40 @@
 // Chinchón companion: small enhancements on server-rendered pages.
-// Without this file every control still works (each tap is a form submit);
-// with it, card taps toggle instantly and the verdict refreshes in place.
+// Without this file every control still works (each tap is a form submit
+// the server applies); with it, card taps toggle at once and the verdict
+// refreshes in place through htmx.
 (function () {
   "use strict";
 
-  function handForm() {
-    return document.getElementById("hand-form");
+  function gridForm(el) {
+    var form = el && el.closest ? el.closest("form[data-grid]") : null;
+    return form || document.querySelector("form[data-grid]");
   }
 
-  function field(form, name) {
-    return form.querySelector('input[type=hidden][name="' + name + '"]');
-  }
-
-  function cardsOf(form, tab) {
-    if (tab === "d") {
-      var d = field(form, "discard").value.trim();
-      return d ? [d] : [];
+  function hidden(form, name) {
+    var input = form.querySelector('input[type=hidden][name="' + name + '"]');
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      form.appendChild(input);
     }
-    var input = field(form, "h" + tab);
-    return input && input.value.trim() ? input.value.trim().split(/\s+/) : [];
+    return input;
   }
 
-  function setCards(form, tab, cards) {
-    if (tab === "d") {
-      field(form, "discard").value = cards.join(" ");
-    } else {
-      field(form, "h" + tab).value = cards.join(" ");
-    }
+  function tabButtons(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("[data-tab]"));
   }
 
-  function tabs(form) {
-    return Array.prototype.map.call(form.querySelectorAll("[data-tab]"), function (b) {
-      return b.getAttribute("data-tab");
-    });
+  function cardsOf(form, tabButton) {
+    var value = hidden(form, tabButton.getAttribute("data-input")).value.trim();
+    return value ? value.split(/\s+/) : [];
   }
 
   function holders(form, token) {
     var out = [];
-    tabs(form).forEach(function (tab) {
-      cardsOf(form, tab).forEach(function (c) {
-        if (c === token) out.push(tab);
+    tabButtons(form).forEach(function (b) {
+      cardsOf(form, b).forEach(function (c) {
+        if (c === token) out.push(b);
       });
     });
     return out;
@@ -49,28 +44,28 @@
     return token === "*" ? parseInt(form.dataset.jokers, 10) : parseInt(form.dataset.copies, 10);
   }
 
+  function markOf(button) {
+    var label = button.firstChild ? button.firstChild.textContent.trim() : "";
+    return button.getAttribute("data-tab") === "d" ? "↓" : label.slice(0, 2);
+  }
+
   function refresh(form) {
-    var active = field(form, "active").value;
-    form.querySelectorAll("[data-tab]").forEach(function (b) {
-      var tab = b.getAttribute("data-tab");
-      b.setAttribute("aria-pressed", tab === active ? "true" : "false");
-      var count = form.querySelector('[data-count="' + tab + '"]');
-      if (count) count.textContent = cardsOf(form, tab).length;
+    var active = hidden(form, "active").value;
+    tabButtons(form).forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-tab") === active ? "true" : "false");
+      var count = b.querySelector("[data-count]");
+      if (count) count.textContent = cardsOf(form, b).length;
     });
     form.querySelectorAll("[data-card]").forEach(function (b) {
       var token = b.getAttribute("data-card");
       var held = holders(form, token);
-      var mine = held.filter(function (t) { return t === active; }).length;
-      var others = held.filter(function (t) { return t !== active; });
+      var mine = held.filter(function (t) { return t.getAttribute("data-tab") === active; }).length;
       b.setAttribute("aria-pressed", mine ? "true" : "false");
       b.disabled = !mine && held.length >= copies(form, token);
       var owner = b.querySelector(".owner");
       if (owner) {
-        owner.textContent = others.map(function (t) {
-          if (t === "d") return "↓";
-          var tab = form.querySelector('[data-tab="' + t + '"]');
-          return tab ? tab.firstChild.textContent.trim().slice(0, 2) : "";
-        }).join("") + (mine > 1 ? "×" + mine : "");
+        owner.textContent = held.filter(function (t) { return t.getAttribute("data-tab") !== active; })
+          .map(markOf).join("") + (mine > 1 ? "×" + mine : "");
       }
     });
   }
@@ -81,54 +76,44 @@
   }
 
   document.addEventListener("click", function (event) {
-    var form = handForm();
-    if (!form) return;
-    var button = event.target.closest("button");
-    if (!button || !form.contains(button)) return;
-    var active = field(form, "active");
+    var button = event.target.closest ? event.target.closest("button") : null;
+    var form = button ? gridForm(button) : null;
+    if (!form || !form.contains(button)) return;
+    var active = hidden(form, "active");
     if (button.name === "tab") {
       event.preventDefault();
       active.value = button.value;
       refresh(form);
     } else if (button.name === "tap") {
       event.preventDefault();
-      var tab = active.value;
+      var tab = form.querySelector('[data-tab="' + active.value + '"]');
       if (!tab) return;
       var token = button.value;
       var mine = cardsOf(form, tab);
       var free = copies(form, token) - holders(form, token).length;
-      var limit = tab === "d" ? 1 : 8;
-      if (free > 0 && mine.length < limit) {
+      if (free > 0 && mine.length < parseInt(tab.getAttribute("data-max"), 10)) {
         mine.push(token);
       } else {
         mine = mine.filter(function (c) { return c !== token; });
       }
-      setCards(form, tab, mine);
+      hidden(form, tab.getAttribute("data-input")).value = mine.join(" ");
       changed(form);
     } else if (button.name === "alt") {
       event.preventDefault();
-      var seat = button.getAttribute("data-alt");
-      var input = field(form, "c" + seat);
-      if (!input) {
-        input = document.createElement("input");
-        input.type = "hidden";
-        input.name = "c" + seat;
-        form.appendChild(input);
-      }
-      input.value = button.getAttribute("data-next");
+      hidden(form, "c" + button.getAttribute("data-alt")).value = button.getAttribute("data-next");
       changed(form);
     }
   });
 
   document.addEventListener("change", function (event) {
-    var form = handForm();
+    var form = gridForm(event.target);
     if (!form || !form.contains(event.target)) return;
     if (event.target.name === "closer") {
-      field(form, "active").value = event.target.value;
+      hidden(form, "active").value = event.target.value;
       refresh(form);
-    } else if (event.target.name === "mode") {
-      // The grid and the points fields are different sections: reload them.
-      form.requestSubmit ? form.requestSubmit() : form.submit();
+    } else if (event.target.hasAttribute("data-reload")) {
+      // A choice that changes which fields the page shows: load it whole.
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
   });
 })();

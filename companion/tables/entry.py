@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
+from ..grid import GridView, Tab, read_tokens
 from ..models import Hand
-from ..rules import JOKER, Card, ChinchonError, Rules, parse_card
+from ..rules import Card, ChinchonError, parse_card
 from .service import HandInput, Standing
 
 DISCARD = "d"
@@ -38,16 +39,6 @@ class EntryState:
     def tokens(self, seat: int) -> str:
         return " ".join(self.hands.get(seat, []))
 
-    def owners(self) -> dict[str, list[str]]:
-        """Card token → the tabs (seats or the discard) holding a copy."""
-        out: dict[str, list[str]] = {}
-        for seat, cards in self.hands.items():
-            for c in cards:
-                out.setdefault(c, []).append(str(seat))
-        if self.discard:
-            out.setdefault(self.discard, []).append(DISCARD)
-        return out
-
     def order(self, standing: Standing) -> list[int]:
         """Players still in, in play order starting with the closer."""
         seats = standing.seats_in
@@ -64,25 +55,13 @@ def _int(value: str | None, default: int | None = None) -> int | None:
         return default
 
 
-def _cards(raw: str, rules: Rules) -> list[str]:
-    """Canonical tokens from a hidden field; anything unparsable is dropped
-    here and reported when the hand is checked."""
-    out = []
-    for token in raw.split():
-        try:
-            out.append(str(parse_card(token, rules.pack)))
-        except ChinchonError:
-            out.append(token)
-    return out
-
-
 def read_state(form: MultiDict, standing: Standing) -> EntryState:
     rules = standing.rules
     seats = standing.seats_in
     state = EntryState(
         closer=_int(form.get("closer")),
         mode="points" if form.get("mode") == "points" else "cards",
-        discard=(_cards(form.get("discard", ""), rules) or [None])[0],
+        discard=(read_tokens(form.get("discard", ""), rules) or [None])[0],
         active=form.get("active", ""),
         chinchon=form.get("chinchon") in ("y", "on", "1", "true"),
         first_round=form.get("first_round") in ("y", "on", "1", "true"),
@@ -90,7 +69,7 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
         submission=(form.get("submission") or uuid.uuid4().hex)[:40],
     )
     for seat in seats:
-        state.hands[seat] = _cards(form.get(f"h{seat}", ""), rules)
+        state.hands[seat] = read_tokens(form.get(f"h{seat}", ""), rules)
         if form.get(f"p{seat}", "") != "":
             state.points[seat] = form.get(f"p{seat}", "").strip()
         choice = _int(form.get(f"c{seat}"))
@@ -102,7 +81,7 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
     if not state.active and state.closer is not None:
         state.active = str(state.closer)
     if "tap" in form:
-        tap(state, form["tap"], rules, standing)
+        tap(state, form["tap"], standing)
     if "alt" in form:
         seat, _sep, k = form["alt"].partition(":")
         if _int(seat) is not None and _int(k) is not None:
@@ -110,33 +89,19 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
     return state
 
 
-def copies_of(token: str, rules: Rules) -> int:
-    return rules.jokers if token == "*" else rules.copies()
+def grid_view(state: EntryState, standing: Standing, style: str) -> GridView:
+    """The card grid for this form: one tab per player still in, then the discard."""
+    names = standing.table.names
+    tabs = [Tab(str(s), f"h{s}", names[s], state.hands.setdefault(s, []), 8, names[s][:2]) for s in standing.seats_in]
+    tabs.append(Tab(DISCARD, "discard", _("Discard"), [state.discard] if state.discard else [], 1, "↓"))
+    return GridView(standing.rules, tabs, state.active, style)
 
 
-def tap(state: EntryState, token: str, rules: Rules, standing: Standing) -> None:
-    """Toggle a card for the active tab: add a copy if one is free, else take
-    the tab's copies back (the same cycle the browser script runs)."""
-    try:
-        token = str(parse_card(token, rules.pack))
-    except ChinchonError:
-        return
-    owners = state.owners().get(token, [])
-    free = copies_of(token, rules) - len(owners)
-    if state.active == DISCARD:
-        if state.discard == token:
-            state.discard = None
-        elif free > 0:
-            state.discard = token
-        return
-    seat = _int(state.active)
-    if seat is None or seat not in standing.seats_in:
-        return
-    cards = state.hands.setdefault(seat, [])
-    if free > 0 and len(cards) < 8:
-        cards.append(token)
-    else:
-        state.hands[seat] = [c for c in cards if c != token]
+def tap(state: EntryState, token: str, standing: Standing) -> None:
+    view = grid_view(state, standing, "spanish")
+    view.tap(token)
+    discard = view.tab(DISCARD)
+    state.discard = discard.cards[0] if discard and discard.cards else None
 
 
 def state_of_hand(hand: Hand, standing: Standing) -> EntryState:
@@ -211,12 +176,3 @@ def to_input(state: EntryState, standing: Standing) -> HandInput:
         except ChinchonError:
             raise ChinchonError(_("'%(card)s' is not a card of this deck.", card=state.discard), "discard") from None
     return data
-
-
-def grid(rules: Rules) -> list[list[Card]]:
-    """Rows of the card grid: one row per rank, one column per suit, jokers last."""
-    deck = rules.pack
-    rows = [[c for c in deck.cards() if c.rank == rank] for rank in deck.ranks]
-    if rules.jokers:
-        rows.append([JOKER])
-    return rows

@@ -19,7 +19,7 @@ from ..rules import ChinchonError, MatchError, get_rules
 from ..rules.variants import PRESETS
 from . import bp
 from .charts import totals_chart
-from .entry import DISCARD, EntryState, copies_of, grid, read_state, state_of_hand, to_input
+from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to_input
 from .forms import TableForm
 from .service import AlreadySaved, StaleError, create_table, reenter, settle, standing, store_hand, undo_last
 
@@ -230,9 +230,7 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
         state=state,
         result=result,
         problem=problem,
-        grid=grid(current.rules),
-        owners=state.owners(),
-        copies=lambda t: copies_of(t, current.rules),
+        grid_view=grid_view(state, current, table.suit_style),
         order=state.order(current),
         DISCARD=DISCARD,
         hand_number=hand_number or current.next_number,

@@ -15,7 +15,13 @@ def test_german_seed_only_the_rey_de_espadas_may_go_face_down():
 
 def test_fournier_several_discards_are_legal_best_first():
     choices = legal_discards(parse_cards("2o 3o 4o 5o 6o 1c 2e 1b"), get_rules("fournier"))
-    assert [(str(c.discard), c.verdict.score) for c in choices] == [("2e", 2), ("1b", 3), ("1c", 3), ("2o", 4), ("6o", 4)]
+    assert [(str(c.discard), c.verdict.score) for c in choices] == [
+        ("2e", 2),
+        ("1b", 3),
+        ("1c", 3),
+        ("2o", 4),
+        ("6o", 4),
+    ]
 
 
 def test_two_loose_cards_drawing_the_ace_or_a_two_closes():
@@ -37,9 +43,11 @@ def settle(hands, rules):
 
 
 def test_refused_onto_a_full_close():
-    result, refused = settle(["1c 2c 3c 4c 10e 11e 12e 7o", "5c 6o 6c 6e 12b 11b 3o"], classic)
+    _, refused = settle(["1c 2c 3c 4c 10e 11e 12e 7o", "5c 6o 6c 6e 12b 11b 3o"], classic)
     assert refused == [(1, "5c", 0, 1, "full_close")]
-    _, refused = settle(["1c 2c 3c 4c 10e 11e 12e 7o", "5c 6o 6c 6e 12b 11b 3o"], get_rules(layoff_onto_full_close=True))
+    _, refused = settle(
+        ["1c 2c 3c 4c 10e 11e 12e 7o", "5c 6o 6c 6e 12b 11b 3o"], get_rules(layoff_onto_full_close=True)
+    )
     assert refused == []
 
 
@@ -55,6 +63,12 @@ def test_refused_by_the_closer_only_variant():
 
 
 def test_refused_by_the_italian_one_card_per_run():
-    hands = ["5o 6o 7o 1c 1e 1b 2c 12e", "4o 3o 12b 11b 10c 2e 7c", "2b 11c 11o 3e 6c 4b 7e", "1o 12o 10b 5c 7b 6b 4c", "3c 4e 5e 6e 1c 10o 12b"]
+    hands = [
+        "5o 6o 7o 1c 1e 1b 2c 12e",
+        "4o 3o 12b 11b 10c 2e 7c",
+        "2b 11c 11o 3e 6c 4b 7e",
+        "1o 12o 10b 5c 7b 6b 4c",
+        "3c 4e 5e 6e 1c 10o 12b",
+    ]
     _, refused = settle(hands, get_rules("italy"))
     assert refused == [(1, "3o", 0, 0, "run_limit")]
