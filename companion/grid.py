@@ -45,6 +45,8 @@ class GridView:
     active: str
     style: str
     rows: list[list[Card]] = field(default_factory=list)
+    #: Players at the table, when known: "auto" decks depend on it.
+    players: int | None = None
 
     def __post_init__(self) -> None:
         if not self.rows:
@@ -58,7 +60,7 @@ class GridView:
         return self.rules.deck
 
     def copies(self, token: str) -> int:
-        return self.rules.jokers if token == "*" else self.rules.copies()
+        return self.rules.jokers if token == "*" else self.rules.copies(self.players)
 
     def holders(self) -> dict[str, list[Tab]]:
         out: dict[str, list[Tab]] = {}

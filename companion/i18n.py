@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_pgettext as _lp
 
 from .rules import Card, ChinchonError
 from .rules.close import Reason
@@ -31,8 +32,18 @@ SUIT_NAMES = {
     "spanish": {"o": _l("oros"), "c": _l("copas"), "e": _l("espadas"), "b": _l("bastos")},
     "french": {"o": _l("diamonds"), "c": _l("hearts"), "e": _l("spades"), "b": _l("clubs")},
 }
-SPANISH_COURTS = {1: _l("As"), 10: _l("Sota"), 11: _l("Caballo"), 12: _l("Rey")}
-FRENCH_COURTS = {1: _l("Ace"), 11: _l("Jack"), 12: _l("Queen"), 13: _l("King")}
+SPANISH_COURTS = {
+    1: _lp("spanish deck", "Ace"),
+    10: _lp("spanish deck", "Jack"),
+    11: _lp("spanish deck", "Knight"),
+    12: _lp("spanish deck", "King"),
+}
+FRENCH_COURTS = {
+    1: _lp("french deck", "Ace"),
+    11: _lp("french deck", "Jack"),
+    12: _lp("french deck", "Queen"),
+    13: _lp("french deck", "King"),
+}
 FRENCH_MARK = {"o": "♦", "c": "♥", "e": "♠", "b": "♣"}
 
 
@@ -99,3 +110,17 @@ def error_text(error: ChinchonError) -> str:
         case "count", {"count": count}:
             return _("Wrong number of cards: %(count)s.", count=count)
     return error.message
+
+
+def refusal_text(refused) -> str:
+    """Why a lay-off that fits is refused (a RefusedLayoff), translated."""
+    match refused.rule:
+        case "no_layoffs":
+            return _("these rules allow no laying off.")
+        case "full_close":
+            return _("nobody lays off onto the melds of a closer who had all seven combined.")
+        case "closer_only":
+            return _("these rules allow laying off only onto the closer's melds.")
+        case "run_limit":
+            return _("with two decks at most %(limit)s card may be added to one run in a turn.", limit=refused.limit)
+    return refused.text

@@ -1,0 +1,165 @@
+"""The referee pages: close checker and lay-off referee, with permalinks."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from .helpers import GERMAN, create_table, enter_cards, table_of
+
+
+def text(response) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+
+
+def close(client, **params):
+    return client.get("/referee/close?" + urlencode(params))
+
+
+def test_referee_home(client):
+    html = client.get("/referee/").get_data(as_text=True)
+    assert "/referee/close" in html and "/referee/layoffs" in html
+
+
+def test_german_seed_close_is_legal_with_score_3(client):
+    page = text(close(client, cards=GERMAN[0]))
+    assert "Yes, this closes." in page and "Score 3" in page
+    assert "King of espadas" in client.get("/referee/close?" + urlencode({"cards": GERMAN[0]})).get_data(as_text=True)
+
+
+def test_illegal_close_names_the_rule_and_the_cards_that_would_close(client):
+    page = text(close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b"))
+    assert "No, this cannot close." in page and "at most one loose card worth 4" in page
+    assert "1 loose card too many" in page
+    assert "Drawing one of these would let you close" in page and "2 of copas score -10" in page
+
+
+def test_other_legal_discards_are_listed(client):
+    page = text(close(client, preset="fournier", cards="2o 3o 4o 5o 6o 1c 2e 1b"))
+    assert "Other discards that also close" in page and page.count("score 3") == 2
+
+
+def test_first_round_is_respected(client):
+    assert "first round" in text(close(client, cards=GERMAN[0], first_round="1"))
+    assert "Yes, this closes." in text(close(client, preset="italy", cards=GERMAN[0], first_round="1"))
+
+
+def test_seven_kept_and_a_discard(client):
+    page = text(close(client, cards="11c 11e 11b 5o 6o 7o 3c", discard="12e"))
+    assert "Yes, this closes." in page
+
+
+def test_variants_in_the_url(client):
+    page = text(close(client, jokers="2", cards="* 2o 3o 4o 5o 6o 7o 12b"))
+    assert "Score -50" in page
+    page = text(close(client, wild_cards="1o", cards="1o 2o 3o 4o 5o 6o 7o 12b"))
+    assert "wins the match" in page
+
+
+@pytest.mark.parametrize(
+    "params,message",
+    [
+        ({"cards": "11c 11e 11b"}, "3 so far"),
+        ({"cards": "11c 11e 11b 5o 6o 7o 3c 8o"}, "not in the spanish40 deck"),
+        ({"decks": "1", "cards": "11c 11e 11b 5o 6o 7o 3c 3c"}, "appears twice"),
+        ({"cards": "11c 11e 11b 5o 6o 7o 3c xx"}, "is not a card"),
+        ({"cards": "11c 11e 11b 5o 6o 7o 3c 12e", "discard": "1b"}, "9 so far"),
+        ({"jokers": "9", "cards": GERMAN[0]}, "Option jokers must be from 0 to 4"),
+    ],
+)
+def test_bad_input_beside_the_grid(client, params, message):
+    response = close(client, **params)
+    assert response.status_code == 200
+    assert message in text(response)
+
+
+def test_no_javascript_taps_redirect_to_a_clean_permalink(client):
+    response = client.get("/referee/close?" + urlencode({"cards": "1o", "tap": "2o"}))
+    assert response.status_code == 303
+    assert "cards=1o+2o" in response.headers["Location"] and "tap=" not in response.headers["Location"]
+    response = client.get("/referee/close?" + urlencode({"decks": "1", "cards": "1o 2o", "tap": "2o"}))
+    assert "cards=1o&" in response.headers["Location"]
+    # With two decks a second tap takes the other copy, a third clears both.
+    response = client.get("/referee/close?" + urlencode({"cards": "1o 2o", "tap": "2o"}))
+    assert "cards=1o+2o+2o&" in response.headers["Location"]
+
+
+def test_htmx_gets_only_the_verdict(client):
+    response = client.get(
+        "/referee/close?" + urlencode({"cards": GERMAN[0]}), headers={"HX-Request": "true", "HX-Target": "verdict"}
+    )
+    assert "<html" not in response.get_data(as_text=True) and "Yes, this closes." in text(response)
+
+
+def layoffs(client, hands, **params):
+    query = {"n": str(len(hands)), **{f"h{i}": h for i, h in enumerate(hands)}, **params}
+    return client.get("/referee/layoffs?" + urlencode(query))
+
+
+def test_layoff_steps_german_seed(client):
+    page = text(layoffs(client, [GERMAN[0], GERMAN[1], GERMAN[2]]))
+    assert "Closer · closes 3 points" in page
+    assert "Player 2 13 points" in page and "Lays off 4 → Closer's meld 2: 4 5 6 7" in page
+    assert "Player 3 46 points" in page
+
+
+def test_layoff_chain_and_next_player_onto_the_extended_run(client):
+    page = text(layoffs(client, ["5o 6o 7o 1c 1e 1b 2c 12e", "4o 3o 12b 11b 10c 2e", "2o 11c 11o 3e 6c 4b 7e"]))
+    assert "Lays off 4 → Closer's meld 1: 4 5 6 7" in page and "Lays off 3 → Closer's meld 1: 3 4 5 6 7" in page
+    assert "Lays off 2 → Closer's meld 1: 2 3 4 5 6 7" in page
+
+
+@pytest.mark.parametrize(
+    "hands,params,message",
+    [
+        (["1c 2c 3c 4c 10e 11e 12e 7o", "5c 6o 6c 6e 12b 11b 3o"], {}, "a closer who had all seven combined"),
+        (["5o 6o 7o 12c 12e 12b 8b 4o", "8o 9o 3c 3e 3b 1e 2e"], {"preset": "sweden"}, "allow no laying off"),
+        (
+            ["1c 2c 3c 10e 11e 12e 2b 7o", "6o 6c 6e 12b 11b 5b 3o", "6b 10o 11o 1b 5e 3e 2o"],
+            {"layoffs": "closer_only"},
+            "only onto the closer's melds",
+        ),
+        (
+            [
+                "5o 6o 7o 1c 1e 1b 2c 12e",
+                "4o 3o 12b 11b 10c 2e 7c",
+                "2b 11c 11o 3e 6c 4b 7e",
+                "1o 12o 10b 5c 7b 6b 4c",
+                "3c 4e 5e 6e 1c 10o 12b",
+            ],
+            {"preset": "italy"},
+            "at most 1 card may be added to one run",
+        ),
+    ],
+)
+def test_refused_layoffs_name_the_rule(client, hands, params, message):
+    page = text(layoffs(client, hands, **params))
+    assert "Cannot lay off" in page and message in page
+
+
+def test_equal_arrangements_can_be_picked_and_later_players_follow(client):
+    hands = ["5b 7o 2o 7c 4b 7b 3b 1c", "3o 4e 1o 3e 2e 3c 10b", "5c 4o 1e 10c 12e 11e 1b"]
+    page = text(layoffs(client, hands))
+    assert "Player 3 38 points" in page and "(1 of 2)" in page
+    page = text(layoffs(client, hands, c1="1"))
+    assert "Player 3 37 points" in page and "(2 of 2)" in page
+
+
+def test_layoff_bad_input(client):
+    assert "closer's 8 cards" in text(layoffs(client, ["1c 2c", "3c"]))
+    assert "Player 2" in text(layoffs(client, [GERMAN[0], "5b 5c"]))
+    assert "appears twice" in text(layoffs(client, [GERMAN[0], "5b 5c 5e 4o 12o 2c 12e"]))
+    assert "cannot close" in text(layoffs(client, ["2o 3o 6o 7o 10o 11o 1e 12e", GERMAN[1]]))
+
+
+def test_table_history_links_to_the_referee_for_a_hand(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    enter_cards(client, token, 1, {0: GERMAN[1], 1: GERMAN[0], 2: GERMAN[2]})
+    watch = table_of(app, token).watch_token
+    html = client.get(f"/t/{token}/history").get_data(as_text=True)
+    assert f"/referee/layoffs?table={watch}&amp;hand=1" in html
+    page = text(client.get(f"/referee/layoffs?table={watch}&hand=1"))
+    assert "Ben · closes 3 points" in page and "Carla 46 points" in page
