@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint bench conformance system clean
+.PHONY: run test lint bench conformance system clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -37,3 +37,11 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+
+# After adding or changing visible strings: refresh the catalogue, merge it
+# into every language, translate the new entries, then compile.
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 -k lazy_pgettext:1c,2 -k _lp:1c,2 -k pgettext:1c,2 \
+		--no-location --sort-output -o companion/translations/messages.pot .
+	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching --no-location
+	$(BIN)/pybabel compile -d companion/translations

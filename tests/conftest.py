@@ -27,3 +27,8 @@ def client(app):
     client = app.test_client()
     client.set_cookie("lang", "en")  # tests read English; i18n tests pick their own
     return client
+
+
+@pytest.fixture
+def client_without_language(app):
+    return app.test_client()
