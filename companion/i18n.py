@@ -47,6 +47,13 @@ FRENCH_COURTS = {
 FRENCH_MARK = {"o": "♦", "c": "♥", "e": "♠", "b": "♣"}
 
 
+PRESET_NAMES = {"classic": _l("Classic"), "fournier": _l("Fournier"), "sweden": _l("Swedish"), "italy": _l("Italian")}
+
+
+def preset_name(name: str) -> str:
+    return str(PRESET_NAMES.get(name, name))
+
+
 def suit_name(suit: str, style: str) -> str:
     return str(SUIT_NAMES[style][suit])
 

@@ -7,7 +7,7 @@ import uuid
 from flask import Flask, request
 from flask_babel import get_locale
 
-from .i18n import LANGUAGES, card_label, card_name, reason_text, refusal_text, suit_name
+from .i18n import LANGUAGES, card_label, card_name, preset_name, reason_text, refusal_text, suit_name
 from .rules import parse_card
 
 
@@ -21,6 +21,7 @@ def init_app(app: Flask) -> None:
             "card_name": card_name,
             "suit_name": suit_name,
             "reason_text": reason_text,
+            "preset_name": preset_name,
             "refusal_text": refusal_text,
             "parse_card": parse_card,
             "current_path": request.full_path.rstrip("?") if request else "/",
