@@ -23,6 +23,7 @@ run: $(STAMP)
 
 system:
 	bash scripts/ensure-system.sh
+	npm ci --no-audit --no-fund --silent
 
 test: $(STAMP) system
 	$(BIN)/ruff check .
@@ -43,5 +44,5 @@ clean:
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 -k lazy_pgettext:1c,2 -k _lp:1c,2 -k pgettext:1c,2 \
 		--no-location --sort-output -o companion/translations/messages.pot .
-	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching --no-location
+	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching --omit-header
 	$(BIN)/pybabel compile -d companion/translations

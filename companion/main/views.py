@@ -1,8 +1,14 @@
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import os
 from urllib.parse import urlparse
 
 from flask import current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
 from sqlalchemy import or_, select, text
 
 from ..extensions import db
@@ -44,6 +50,60 @@ def set_language(code: str):
             "lang", code, max_age=3600 * 24 * 365, samesite="Lax", httponly=True, secure=request.is_secure
         )
     return response
+
+
+STATIC_ASSETS = ("app.css", "app.js", "htmx.min.js", "suits.svg", "icon.svg", "icon-192.png")
+
+
+@functools.cache
+def static_version() -> str:
+    """A hash of the static files: a new release means a new service-worker cache."""
+    digest = hashlib.sha256()
+    for name in STATIC_ASSETS:
+        with open(os.path.join(current_app.static_folder, name), "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:12]
+
+
+@bp.get("/sw.js")
+def service_worker():
+    assets = [url_for("static", filename=name) for name in STATIC_ASSETS]
+    body = render_template("sw.js", version=static_version(), assets=assets)
+    response = current_app.response_class(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    return render_template("main/offline.html")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    data = {
+        "name": _("Chinchón companion"),
+        "short_name": _("Chinchón"),
+        "description": _("Keep the score at the table: enter the cards, the rules engine does the counting."),
+        "lang": str(get_locale() or "es"),
+        "start_url": url_for("main.home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f6f7f4",
+        "theme_color": "#14532d",
+        "icons": [
+            {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": url_for("static", filename="icon-512-maskable.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+            {"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return current_app.response_class(json.dumps(data, ensure_ascii=False), mimetype="application/manifest+json")
 
 
 @bp.get("/healthz")

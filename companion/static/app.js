@@ -116,4 +116,112 @@
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     }
   });
+
+  // -- Drafts: a hand being entered survives a reload or a lost connection. --
+  function draftKey(form) {
+    return form.dataset.draft ? "chinchon-draft:" + form.dataset.draft : null;
+  }
+
+  function saveDraft(form) {
+    var key = draftKey(form);
+    if (!key) return;
+    var data = {};
+    form.querySelectorAll("input[type=hidden], input[type=number], input[type=radio]:checked, input[type=checkbox]").forEach(function (input) {
+      if (input.name === "csrf_token") return;
+      if (input.type === "checkbox") data[input.name] = input.checked;
+      else data[input.name] = input.value;
+    });
+    try { localStorage.setItem(key, JSON.stringify(data)); } catch (e) { /* private mode: nothing to keep */ }
+  }
+
+  function restoreDraft(form) {
+    var key = draftKey(form);
+    if (!key || form.dataset.fresh !== "1") return;
+    var raw = null;
+    try { raw = localStorage.getItem(key); } catch (e) { return; }
+    if (!raw) return;
+    var data = JSON.parse(raw);
+    Object.keys(data).forEach(function (name) {
+      var value = data[name];
+      form.querySelectorAll('[name="' + name + '"]').forEach(function (input) {
+        if (input.type === "radio") input.checked = input.value === value;
+        else if (input.type === "checkbox") input.checked = !!value;
+        else input.value = value;
+      });
+    });
+    refresh(form);
+    if (window.htmx) window.htmx.trigger(form, "entry-change");
+  }
+
+  document.addEventListener("entry-change", function (event) { saveDraft(event.target); });
+  document.addEventListener("input", function (event) {
+    var form = gridForm(event.target);
+    if (form) saveDraft(form);
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (navigator.onLine === false && form.method.toLowerCase() === "post") {
+      event.preventDefault();
+      saveDraft(form);
+      var note = document.getElementById("offline-note");
+      if (!note) {
+        note = document.createElement("p");
+        note.id = "offline-note";
+        note.className = "error";
+        note.setAttribute("role", "alert");
+        form.parentNode.insertBefore(note, form);
+      }
+      note.textContent = document.body.dataset.offlineText;
+    } else {
+      saveDraft(form);
+    }
+  });
+
+  // -- Keep the screen on during a match (Wake Lock API, where it exists). --
+  var lock = null;
+  function wakeButton() { return document.getElementById("wake"); }
+  function requestLock() {
+    return navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      lock.addEventListener("release", function () { lock = null; });
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("#wake") : null;
+    if (!button) return;
+    var on = button.getAttribute("aria-pressed") === "true";
+    if (on) {
+      button.setAttribute("aria-pressed", "false");
+      if (lock) lock.release();
+      try { localStorage.removeItem("chinchon-wake"); } catch (e) { /* ignore */ }
+    } else {
+      requestLock().then(function () {
+        button.setAttribute("aria-pressed", "true");
+        try { localStorage.setItem("chinchon-wake", "1"); } catch (e) { /* ignore */ }
+      }).catch(function () { /* refused: leave it off */ });
+    }
+  });
+  document.addEventListener("visibilitychange", function () {
+    var button = wakeButton();
+    if (button && button.getAttribute("aria-pressed") === "true" && !lock && document.visibilityState === "visible") {
+      requestLock().catch(function () { /* ignore */ });
+    }
+  });
+
+  function ready() {
+    var button = wakeButton();
+    if (button && "wakeLock" in navigator) {
+      button.hidden = false;
+      var wanted = false;
+      try { wanted = localStorage.getItem("chinchon-wake") === "1"; } catch (e) { /* ignore */ }
+      if (wanted) requestLock().then(function () { button.setAttribute("aria-pressed", "true"); }).catch(function () {});
+    }
+    var form = document.querySelector("form[data-grid]");
+    if (form) restoreDraft(form);
+    if ("serviceWorker" in navigator && document.body.dataset.sw) {
+      navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* not fatal */ });
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
 })();

@@ -61,3 +61,17 @@ def live_server(tmp_path):
     thread.join(timeout=5)
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(request):
+    """A page that logs an error (a CSP violation, a failed script) fails its test."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    page = request.getfixturevalue("page")
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield
+    assert not [e for e in errors if "404" not in e], errors

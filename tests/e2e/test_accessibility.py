@@ -1,0 +1,71 @@
+"""axe-core on every main page, light and dark: no serious or critical violations.
+
+axe-core comes from npm (package.json); the browser context bypasses the
+page's CSP only so the checker itself can be injected.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+pytestmark = pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test runs npm ci)")
+
+
+def violations(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+             .filter(v => ["serious", "critical"].includes(v.impact))
+             .map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).slice(0, 3).join(", "))"""
+    )
+    return found
+
+
+def fill_table(page: Page, base: str) -> str:
+    page.goto(base + "/tables/new")
+    for i, name in enumerate(["Ana", "Ben", "Carla"]):
+        page.fill(f"#players-{i}", name)
+    page.locator("form button.primary").click()
+    page.wait_for_url(re.compile(r"/t/"))
+    return page.url
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_main_pages_have_no_serious_violations(browser: Browser, live_server: str, scheme: str):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="es-ES", bypass_csp=True, color_scheme=scheme
+    )
+    page = context.new_page()
+    problems = {}
+    scoreboard = fill_table(page, live_server)
+    pages = {
+        "home": live_server + "/",
+        "new table": live_server + "/tables/new",
+        "scoreboard": scoreboard,
+        "hand entry": scoreboard + "/hands/new",
+        "referee close": live_server + "/referee/close?cards=2o+3o+4o+5o+6o+1c+2e+12b",
+        "referee layoffs": live_server + "/referee/layoffs?n=2&h0=1c+2c+3c+4c+10e+11e+12e+7o&h1=5c+6o+6c+6e+12b+11b+3o",
+        "offline": live_server + "/offline",
+        "not found": live_server + "/t/nope",
+    }
+    for name, url in pages.items():
+        page.goto(url)
+        if name == "hand entry":
+            page.locator("label.pill:has(input[name=closer][value='0'])").click()
+            for token in ["11c", "11e", "11b", "5o", "6o", "7o", "3c", "12e"]:
+                page.locator(f"button[data-card='{token}']").click()
+            page.wait_for_timeout(300)
+        found = violations(page)
+        if found:
+            problems[name] = found
+    page.goto(scoreboard + "/history")
+    if found := violations(page):
+        problems["history"] = found
+    context.close()
+    assert not problems, problems
