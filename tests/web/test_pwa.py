@@ -11,7 +11,8 @@ def test_manifest_is_translated_and_installable(client):
     sizes = {i["sizes"] for i in data["icons"] if i["type"] == "image/png"}
     assert {"192x192", "512x512"} <= sizes
     for icon in data["icons"]:
-        assert client.get(icon["src"]).status_code == 200
+        with client.get(icon["src"]) as icon_response:
+            assert icon_response.status_code == 200
     client.set_cookie("lang", "es")
     assert json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))["name"] == "Chinchón: el compañero de mesa"
 
