@@ -14,7 +14,10 @@ def test_manifest_is_translated_and_installable(client):
         with client.get(icon["src"]) as icon_response:
             assert icon_response.status_code == 200
     client.set_cookie("lang", "es")
-    assert json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))["name"] == "Chinchón: el compañero de mesa"
+    assert (
+        json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))["name"]
+        == "Chinchón: el compañero de mesa"
+    )
 
 
 def test_service_worker_caches_static_assets_and_the_offline_page(client):
