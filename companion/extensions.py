@@ -1,6 +1,8 @@
 """Flask extensions, created unbound and initialised in :func:`create_app`."""
 
 from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -24,3 +26,5 @@ db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
 migrate = Migrate()
 babel = Babel()
+#: In memory by default; RATELIMIT_STORAGE_URI (e.g. redis://...) shares it between servers.
+limiter = Limiter(get_remote_address)

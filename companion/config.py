@@ -1,0 +1,66 @@
+"""Configuration from the environment (12-factor), with safe defaults for one small server.
+
+- ``SECRET_KEY``: taken from the environment; else generated once into
+  ``instance/secret_key`` (never a constant in the code).
+- ``DATABASE_URL``: PostgreSQL (``postgres://`` and ``postgresql://`` are
+  accepted); default SQLite in ``instance/``, in WAL mode with a busy timeout.
+- ``LOG_LEVEL``: INFO by default.
+- ``RATELIMIT_STORAGE_URI``, ``RATE_LIMIT_API``, ``RATE_LIMIT_WRITES``,
+  ``RATELIMIT_ENABLED``: rate limits (in memory by default).
+- ``TRUST_PROXY``: number of proxies in front (sets X-Forwarded-* handling and
+  Secure cookies).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+
+def secret_key(instance_path: str) -> str:
+    key = os.environ.get("SECRET_KEY")
+    if key:
+        return key
+    path = Path(instance_path) / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    # Several workers may start at once: create exclusively, then read back.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+def database_url(instance_path: str) -> str:
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return "sqlite:///" + os.path.join(instance_path, "companion.sqlite")
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def from_environment(instance_path: str) -> dict[str, Any]:
+    proxies = int(os.environ.get("TRUST_PROXY", "0") or 0)
+    return {
+        "SECRET_KEY": secret_key(instance_path),
+        "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() not in ("0", "false", "no"),
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "RATE_LIMIT_API": os.environ.get("RATE_LIMIT_API", "120 per minute"),
+        "RATE_LIMIT_WRITES": os.environ.get("RATE_LIMIT_WRITES", "60 per minute"),
+        "TRUST_PROXY": proxies,
+        "SESSION_COOKIE_SECURE": proxies > 0 or os.environ.get("SECURE_COOKIES", "").lower() in ("1", "true"),
+    }

@@ -1,0 +1,41 @@
+"""Logging with a request id on every line (taken from X-Request-ID when a
+proxy sets one), echoed in the response so a user's report can be traced."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from flask import Flask, g, has_request_context, request
+
+_SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+class RequestIdFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = g.get("request_id", "-") if has_request_context() else "-"
+        return True
+
+
+def init_app(app: Flask) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"))
+    handler.addFilter(RequestIdFilter())
+    app.logger.handlers = [handler]
+    app.logger.setLevel(app.config.get("LOG_LEVEL", "INFO"))
+    app.logger.propagate = False
+
+    @app.before_request
+    def start() -> None:
+        given = request.headers.get("X-Request-ID", "")
+        g.request_id = given if _SAFE_ID.match(given) else uuid.uuid4().hex[:16]
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def finish(response):
+        response.headers["X-Request-ID"] = g.get("request_id", "-")
+        elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+        app.logger.info("%s %s %s %.1fms", request.method, request.path, response.status_code, elapsed)
+        return response
