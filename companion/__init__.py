@@ -76,6 +76,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     templating.init_app(app)
 
+    from . import transfer
+
+    transfer.init_app(app)
+
     @app.cli.command("init-db")
     def init_db() -> None:
         """Create or upgrade the database tables (idempotent)."""

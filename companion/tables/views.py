@@ -357,3 +357,70 @@ def history_csv(token: str):
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
+
+
+# -- the owner's link: change the rules, delete the table --------------------------------------
+def owned(token: str) -> GameTable:
+    table, role = load(token)
+    if role != "owner":
+        abort(403)
+    return table
+
+
+@bp.route("/t/<token>/settings", methods=["GET", "POST"])
+def settings(token: str):
+    table = owned(token)
+    error = None
+    if request.method == "POST":
+        version = request.form.get("version", type=int)
+        options = dict(table.overrides)
+        try:
+            target = int(request.form.get("target", ""))
+        except ValueError:
+            target = 0
+        reentries = request.form.get("reentries", "")
+        options["target"] = target
+        if reentries == "unlimited":
+            options["reentries"] = None
+        elif reentries.isdigit():
+            options["reentries"] = int(reentries)
+        name = request.form.get("name", "").strip()[:80]
+        try:
+            get_rules(table.preset, **options)
+            old = table.overrides
+            table.overrides = options
+            try:
+                standing(table)  # the whole match must still replay under the new rules
+            except MatchError as exc:
+                table.overrides = old
+                raise ChinchonError(
+                    _("With these rules the hands already played no longer fit (%(reason)s).", reason=exc.message),
+                    "target",
+                ) from None
+            table.name = name
+            if version is None or not table.bump(version):
+                db.session.rollback()
+                flash(
+                    _("Someone else changed this table a moment ago; here is the current score. Nothing was changed."),
+                    "error",
+                )
+                return redirect(url_for("tables.scoreboard", token=token)), 303
+            db.session.commit()
+            flash(_("Rules updated; every total was recomputed."), "ok")
+            return redirect(url_for("tables.scoreboard", token=token)), 303
+        except ChinchonError as exc:
+            db.session.rollback()
+            error = error_text(exc) if exc.code != "error" else exc.message
+    return render_template("tables/settings.html", table=table, token=token, error=error), 400 if error else 200
+
+
+@bp.post("/t/<token>/delete")
+def delete_table(token: str):
+    table = owned(token)
+    if request.form.get("confirm") != "delete":
+        flash(_("Tick the box to confirm deleting the table."), "error")
+        return redirect(url_for("tables.settings", token=token)), 303
+    db.session.delete(table)
+    db.session.commit()
+    flash(_("The table was deleted."), "ok")
+    return redirect(url_for("main.home")), 303

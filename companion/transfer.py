@@ -1,0 +1,171 @@
+"""Moving tables in and out: JSON export/import (lossless) and purging idle tables.
+
+Exposed as ``flask export``, ``flask import`` and ``flask purge``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+import click
+from flask import Flask
+from sqlalchemy import select
+
+from .extensions import db
+from .models import Entry, GameTable, Hand, Player, Reentry, now
+
+FORMAT = 1
+_TABLE_FIELDS = (
+    "player_token",
+    "owner_token",
+    "watch_token",
+    "name",
+    "kind",
+    "preset",
+    "overrides",
+    "suit_style",
+    "first_dealer",
+    "version",
+)
+_HAND_FIELDS = (
+    "number",
+    "mode",
+    "closer_seat",
+    "dealer_seat",
+    "first_round",
+    "discard",
+    "chinchon",
+    "wins_match",
+    "submission",
+)
+_ENTRY_FIELDS = ("seat", "cards", "melds", "layoffs", "deadwood", "points", "choice")
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def export_table(table: GameTable) -> dict[str, Any]:
+    by_id = {h.id: h.submission for h in table.hands}
+    return {
+        **{f: getattr(table, f) for f in _TABLE_FIELDS},
+        "created_at": _time(table.created_at),
+        "updated_at": _time(table.updated_at),
+        "rematch_of": db.session.get(GameTable, table.rematch_of_id).player_token if table.rematch_of_id else None,
+        "players": [{"seat": p.seat, "name": p.name} for p in table.players],
+        "hands": [
+            {
+                **{f: getattr(h, f) for f in _HAND_FIELDS},
+                "created_at": _time(h.created_at),
+                "undone_at": _time(h.undone_at),
+                "replaced_by": by_id.get(h.replaced_by_id) if h.replaced_by_id else None,
+                "entries": [{f: getattr(e, f) for f in _ENTRY_FIELDS} for e in h.entries],
+            }
+            for h in table.hands
+        ],
+        "reentries": [
+            {
+                "after_hand": r.after_hand,
+                "seat": r.seat,
+                "submission": r.submission,
+                "created_at": _time(r.created_at),
+                "undone_at": _time(r.undone_at),
+            }
+            for r in table.reentries
+        ],
+    }
+
+
+def import_table(data: dict[str, Any]) -> GameTable:
+    table = GameTable(
+        **{f: data[f] for f in _TABLE_FIELDS},
+        created_at=_parse_time(data["created_at"]),
+        updated_at=_parse_time(data["updated_at"]),
+    )
+    if data.get("rematch_of"):
+        earlier = db.session.scalar(select(GameTable).where(GameTable.player_token == data["rematch_of"]))
+        table.rematch_of_id = earlier.id if earlier else None
+    table.players = [Player(seat=p["seat"], name=p["name"]) for p in data["players"]]
+    hands = {}
+    for h in data["hands"]:
+        hand = Hand(
+            **{f: h[f] for f in _HAND_FIELDS},
+            created_at=_parse_time(h["created_at"]),
+            undone_at=_parse_time(h["undone_at"]),
+        )
+        hand.entries = [Entry(**{f: e[f] for f in _ENTRY_FIELDS}) for e in h["entries"]]
+        table.hands.append(hand)
+        hands[h["submission"]] = hand
+    table.reentries = [
+        Reentry(
+            after_hand=r["after_hand"],
+            seat=r["seat"],
+            submission=r["submission"],
+            created_at=_parse_time(r["created_at"]),
+            undone_at=_parse_time(r["undone_at"]),
+        )
+        for r in data["reentries"]
+    ]
+    db.session.add(table)
+    db.session.flush()
+    for h in data["hands"]:
+        if h["replaced_by"]:
+            hands[h["submission"]].replaced_by_id = hands[h["replaced_by"]].id
+    return table
+
+
+def purge(older_than: timedelta, dry_run: bool = False) -> int:
+    cutoff = now() - older_than
+    idle = list(db.session.scalars(select(GameTable).where(GameTable.updated_at < cutoff)))
+    if not dry_run:
+        for table in idle:
+            db.session.delete(table)
+        db.session.commit()
+    return len(idle)
+
+
+def init_app(app: Flask) -> None:
+    @app.cli.command("export")
+    @click.argument("tokens", nargs=-1)
+    @click.option(
+        "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="file to write (default: stdout)"
+    )
+    def export_command(tokens: tuple[str, ...], output) -> None:
+        """Export tables (all, or those whose player or owner link is given) as JSON."""
+        query = select(GameTable).order_by(GameTable.id)
+        if tokens:
+            query = query.where(GameTable.player_token.in_(tokens) | GameTable.owner_token.in_(tokens))
+        tables = [export_table(t) for t in db.session.scalars(query)]
+        json.dump({"format": FORMAT, "tables": tables}, output, ensure_ascii=False, indent=1)
+        output.write("\n")
+
+    @app.cli.command("import")
+    @click.argument("source", type=click.File("r", encoding="utf-8"))
+    def import_command(source) -> None:
+        """Import tables exported with `flask export`; tables already here are skipped."""
+        data = json.load(source)
+        if data.get("format") != FORMAT:
+            raise click.ClickException(f"unknown export format {data.get('format')!r}")
+        added = skipped = 0
+        for table in data["tables"]:
+            if db.session.scalar(select(GameTable.id).where(GameTable.player_token == table["player_token"])):
+                skipped += 1
+                continue
+            import_table(table)
+            added += 1
+        db.session.commit()
+        click.echo(f"imported {added} table(s), skipped {skipped} already present")
+
+    @app.cli.command("purge")
+    @click.option("--days", type=click.IntRange(min=1), required=True, help="remove tables idle for longer than this")
+    @click.option("--dry-run", is_flag=True, help="only count them")
+    def purge_command(days: int, dry_run: bool) -> None:
+        """Remove tables nobody has touched for DAYS days."""
+        count = purge(timedelta(days=days), dry_run)
+        click.echo(f"{'would remove' if dry_run else 'removed'} {count} table(s) idle for over {days} days")
