@@ -64,8 +64,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf.exempt(api_bp)
     limiter.init_app(app)
-    limiter.limit(lambda: app.config["RATE_LIMIT_API"])(api_bp)
-    limiter.limit(lambda: app.config["RATE_LIMIT_WRITES"], methods=["POST"])(tables_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(main_bp)
     app.register_blueprint(tables_bp)

@@ -1,7 +1,10 @@
 """Scorekeeping for physical tables."""
 
-from flask import Blueprint
+from flask import Blueprint, current_app
+
+from ..extensions import limiter
 
 bp = Blueprint("tables", __name__)
+limiter.limit(lambda: current_app.config["RATE_LIMIT_WRITES"], methods=["POST"])(bp)
 
 from . import views  # noqa: E402,F401
