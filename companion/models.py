@@ -45,12 +45,16 @@ class GameTable(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
+    # A table is always read whole (the match is replayed from it): load each
+    # collection in one query instead of one per hand.
     players: Mapped[list[Player]] = relationship(
-        back_populates="table", order_by="Player.seat", cascade="all, delete-orphan"
+        back_populates="table", order_by="Player.seat", cascade="all, delete-orphan", lazy="selectin"
     )
-    hands: Mapped[list[Hand]] = relationship(back_populates="table", order_by="Hand.id", cascade="all, delete-orphan")
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="table", order_by="Hand.id", cascade="all, delete-orphan", lazy="selectin"
+    )
     reentries: Mapped[list[Reentry]] = relationship(
-        back_populates="table", order_by="Reentry.id", cascade="all, delete-orphan"
+        back_populates="table", order_by="Reentry.id", cascade="all, delete-orphan", lazy="selectin"
     )
 
     @property
@@ -120,7 +124,7 @@ class Hand(db.Model):
 
     table: Mapped[GameTable] = relationship(back_populates="hands")
     entries: Mapped[list[Entry]] = relationship(
-        back_populates="hand", order_by="Entry.seat", cascade="all, delete-orphan"
+        back_populates="hand", order_by="Entry.seat", cascade="all, delete-orphan", lazy="selectin"
     )
 
     @property
@@ -140,10 +144,12 @@ class Entry(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    cards: Mapped[str] = mapped_column(String(64), default="")
-    melds: Mapped[list[list[str]]] = mapped_column(JSON, default=list)
-    layoffs: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    deadwood: Mapped[str] = mapped_column(String(64), default="")
+    # The cards and what the engine found are read only to show or correct a
+    # hand: deferred, so replaying a match loads just the points.
+    cards: Mapped[str] = mapped_column(String(64), default="", deferred=True, deferred_group="detail")
+    melds: Mapped[list[list[str]]] = mapped_column(JSON, default=list, deferred=True, deferred_group="detail")
+    layoffs: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list, deferred=True, deferred_group="detail")
+    deadwood: Mapped[str] = mapped_column(String(64), default="", deferred=True, deferred_group="detail")
     points: Mapped[int] = mapped_column(Integer)
     #: Which of the equally good arrangements the table picked (0 = engine's).
     choice: Mapped[int] = mapped_column(Integer, default=0)

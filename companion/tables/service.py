@@ -11,10 +11,12 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
+from ..i18n import reason_text
 from ..models import Entry, GameTable, Hand, Player, Reentry, now
 from ..rules import (
     Card,
@@ -237,18 +239,27 @@ def check_points(standing_: Standing, data: HandInput) -> None:
     possible = possible_closer_scores(rules)
     for seat in standing_.seats_in:
         if seat not in data.points:
-            raise ChinchonError("Every player still in needs points.", f"points[{seat}]")
+            raise ChinchonError(_("Every player still in needs points."), f"points[{seat}]")
         value = data.points[seat]
         if seat == data.closer:
             if value not in possible:
                 shown = ", ".join(str(v) for v in sorted(possible))
                 raise ChinchonError(
-                    f"A closer cannot score {value} under these rules; possible: {shown}.", f"points[{seat}]"
+                    _(
+                        "A closer cannot score %(value)s under these rules; possible: %(shown)s.",
+                        value=value,
+                        shown=shown,
+                    ),
+                    f"points[{seat}]",
                 )
         elif value < 0 or value > max_points(rules):
-            raise ChinchonError(f"{value} points is not possible for a player who did not close.", f"points[{seat}]")
+            raise ChinchonError(
+                _("%(value)s points is not possible for a player who did not close.", value=value), f"points[{seat}]"
+            )
     if data.chinchon and data.points[data.closer] not in _chinchon_scores(rules):
-        raise ChinchonError("A Chinchón is an all-combined close; its score does not match.", f"points[{data.closer}]")
+        raise ChinchonError(
+            _("A Chinchón is an all-combined close; its score does not match."), f"points[{data.closer}]"
+        )
 
 
 def _chinchon_scores(rules: Rules) -> set[int]:
@@ -275,10 +286,10 @@ def store_hand(
         raise AlreadySaved
     current = standing(table)
     if replaces is None and current.state.finished:
-        raise ChinchonError("The match is over; start a rematch to play on.", "closer")
+        raise ChinchonError(_("The match is over; start a rematch to play on."), "closer")
     before = _standing_before(table, replaces) if replaces else current
     if data.closer not in before.seats_in:
-        raise ChinchonError("The closer must be a player still in.", "closer")
+        raise ChinchonError(_("The closer must be a player still in."), "closer")
     hand = Hand(
         number=replaces.number if replaces else current.next_number,
         mode=data.mode,
@@ -290,7 +301,10 @@ def store_hand(
     if data.mode == "cards":
         result = settle(before, data)
         if not result.legal:
-            raise ChinchonError(result.reason or "This close is not legal.", "closer")
+            raise ChinchonError(
+                _("%(name)s cannot close.", name=table.names[data.closer]) + " " + reason_text(result.verdict.why),
+                "closer",
+            )
         hand.discard = str(result.discard) if result.discard is not None else None
         hand.chinchon = result.chinchon
         hand.wins_match = result.wins_match
@@ -325,11 +339,17 @@ def store_hand(
         if replaces is not None:
             replaces.replaced_by_id = hand.id
             _void_broken_reentries(table)
-        standing(table)  # the whole match must still replay under the rules
+            standing(table)  # every later hand must still replay under the rules
+        else:
+            for _source, event in events_of(table, [hand], []):
+                current.state.apply(event)  # the new hand continues the match as it stood
     except MatchError as error:
         db.session.rollback()
         raise ChinchonError(
-            f"With this change a later hand no longer fits the rules ({error.message}). Undo the later hands first.",
+            _(
+                "With this change a later hand no longer fits the rules (%(reason)s). Undo the later hands first.",
+                reason=error.message,
+            ),
             "closer",
         ) from None
     except IntegrityError:
@@ -345,7 +365,7 @@ def _standing_before(table: GameTable, hand: Hand) -> Standing:
     state = MatchState.start(table.names, table.rules)
     result = Standing(table, state)
     reentries = [r for r in table.active_reentries() if r.after_hand < hand.number]
-    for _, event in events_of(table, earlier, reentries):
+    for _source, event in events_of(table, earlier, reentries):
         state.apply(event)
     result.rows = [HandRow(h, h.points_by_seat(), {}, [], []) for h in earlier]
     return result
@@ -372,7 +392,7 @@ def reenter(table: GameTable, version: int, submission: str, seat: int) -> Reent
         raise AlreadySaved
     current = standing(table)
     if not 0 <= seat < len(table.players):
-        raise ChinchonError("Unknown player.", "seat")
+        raise ChinchonError(_("Unknown player."), "seat")
     current.state.verify_reentry(table.names[seat])
     if not table.bump(version):
         db.session.rollback()
@@ -389,7 +409,7 @@ def undo_last(table: GameTable, version: int) -> str:
     last_reentries = [r for r in table.active_reentries() if r.after_hand == current.last_number]
     hands = table.active_hands()
     if not last_reentries and not hands:
-        raise ChinchonError("There is nothing to undo yet.", "undo")
+        raise ChinchonError(_("There is nothing to undo yet."), "undo")
     if not table.bump(version):
         db.session.rollback()
         raise StaleError
