@@ -77,6 +77,8 @@ class GameTable(db.Model):
         One conditional UPDATE, so two phones (or two workers) racing on the
         same table cannot both win: the loser's write is refused as stale.
         """
+        if not 0 < seen_version < 2**31:
+            return False  # not a version this table ever had (a forged or garbled form)
         result = db.session.execute(
             update(GameTable)
             .where(GameTable.id == self.id, GameTable.version == seen_version)
