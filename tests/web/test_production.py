@@ -347,3 +347,12 @@ def test_referee_survives_fuzzing(client, params):
     for page in ("close", "layoffs"):
         response = client.get(f"/referee/{page}", query_string=params)
         assert response.status_code in (200, 303)
+
+
+def test_a_garbled_version_is_refused_not_a_server_error(client, app):
+    owner = create_table(client, ["Ana", "Ben"])
+    enter_points(client, owner, 0, {0: 3, 1: 10})
+    for version in ("9223372036854775808", "-1", "0"):
+        response = client.post(f"/t/{owner}/undo", data={"csrf_token": csrf(client), "version": version})
+        assert response.status_code == 303
+    assert hand_count(app) == 1 and totals(client, owner) == [3, 10]
