@@ -6,12 +6,15 @@ with parameters and are translated here, never glued together in English.
 
 from __future__ import annotations
 
+import functools
+
 from flask import request
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
 
-from .rules import Card, ChinchonError
+from .rules import DECKS, JOKER, Card, ChinchonError
 from .rules.close import Reason
 
 LANGUAGES = {"es": "Español", "en": "English", "de": "Deutsch", "it": "Italiano", "sv": "Svenska"}
@@ -60,11 +63,19 @@ def suit_name(suit: str, style: str) -> str:
 
 def card_name(card: Card, deck_name: str, style: str) -> str:
     """A card as players say it: "5 de oros", "Rey de copas", "Karo-Bube"."""
-    if card.is_joker:
-        return _("joker")
+    return _card_names(str(get_locale() or DEFAULT_LANGUAGE), deck_name, style)[card]
+
+
+@functools.lru_cache(maxsize=64)
+def _card_names(locale: str, deck_name: str, style: str) -> dict[Card, str]:
+    """Every card's name for one language, deck and suit style (a grid names 40+ cards)."""
+    del locale  # part of the cache key: gettext below answers in the current language
     courts = FRENCH_COURTS if deck_name == "french52" else SPANISH_COURTS
-    rank = str(courts[card.rank]) if card.rank in courts else str(card.rank)
-    return _("%(rank)s of %(suit)s", rank=rank, suit=suit_name(card.suit.value, style))
+    names = {JOKER: _("joker")}
+    for card in DECKS[deck_name].cards():
+        rank = str(courts[card.rank]) if card.rank in courts else str(card.rank)
+        names[card] = _("%(rank)s of %(suit)s", rank=rank, suit=suit_name(card.suit.value, style))
+    return names
 
 
 def card_label(card: Card, deck_name: str, style: str) -> str:
