@@ -92,6 +92,7 @@ class Stats:
 
 async def play_table(base: str, index: int, pool: list, hands: int, think: float, stats: Stats, results: dict) -> None:
     rng = random.Random(index)
+    await asyncio.sleep(rng.uniform(0, think))  # tables do not all sit down in the same millisecond
     async with (
         httpx.AsyncClient(base_url=base, timeout=60, headers={"Accept-Language": "en"}) as phone,
         httpx.AsyncClient(base_url=base, timeout=60, headers={"Accept-Language": "en"}) as other,
@@ -109,7 +110,6 @@ async def play_table(base: str, index: int, pool: list, hands: int, think: float
         created = await stats.call(phone, "POST /tables/new", "POST", "/tables/new", data=form)
         token = created.headers["location"].rsplit("/", 1)[1]
         acknowledged: list[list[int]] = []
-        await asyncio.sleep(rng.uniform(0, think))  # tables do not all start in the same millisecond
         for number in range(1, hands + 1):
             if number > 1:
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)

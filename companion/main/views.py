@@ -46,9 +46,7 @@ def set_language(code: str):
         target = "/"
     response = make_response(redirect(target))
     if code in LANGUAGES:
-        response.set_cookie(
-            "lang", code, max_age=3600 * 24 * 365, samesite="Lax", httponly=True, secure=request.is_secure
-        )
+        set_cookie(response, "lang", code, days=365)
     return response
 
 
@@ -112,17 +110,12 @@ def healthz():
     return {"status": "ok", "database": current_app.config["SQLALCHEMY_DATABASE_URI"].split(":", 1)[0]}
 
 
-def remember_table(response, token: str):
-    tokens = [token, *[t for t in recent_table_tokens() if t != token]][:8]
-    response.set_cookie(
-        RECENT_COOKIE,
-        ".".join(tokens),
-        max_age=3600 * 24 * 180,
-        samesite="Lax",
-        httponly=True,
-        secure=request.is_secure,
-    )
+def set_cookie(response, name: str, value: str, days: int):
+    """A long-lived preference cookie: HttpOnly, SameSite=Lax, Secure over HTTPS."""
+    response.set_cookie(name, value, max_age=3600 * 24 * days, samesite="Lax", httponly=True, secure=request.is_secure)
     return response
 
 
-__all__ = ["remember_table", "url_for"]
+def remember_table(response, token: str):
+    tokens = [token, *[t for t in recent_table_tokens() if t != token]][:8]
+    return set_cookie(response, RECENT_COOKIE, ".".join(tokens), days=180)

@@ -287,7 +287,7 @@ def store_hand(
     current = standing(table)
     if replaces is None and current.state.finished:
         raise ChinchonError(_("The match is over; start a rematch to play on."), "closer")
-    before = _standing_before(table, replaces) if replaces else current
+    before = standing_before(table, replaces) if replaces else current
     if data.closer not in before.seats_in:
         raise ChinchonError(_("The closer must be a player still in."), "closer")
     hand = Hand(
@@ -359,7 +359,7 @@ def store_hand(
     return hand
 
 
-def _standing_before(table: GameTable, hand: Hand) -> Standing:
+def standing_before(table: GameTable, hand: Hand) -> Standing:
     """The standing just before ``hand`` (to re-enter it in an edit)."""
     earlier = [h for h in table.active_hands() if h.number < hand.number]
     state = MatchState.start(table.names, table.rules)

@@ -13,7 +13,7 @@ from sqlalchemy import or_, select
 
 from ..extensions import db
 from ..i18n import error_text
-from ..main.views import remember_table
+from ..main.views import remember_table, set_cookie
 from ..models import GameTable
 from ..rules import ChinchonError, MatchError, get_rules
 from ..rules.variants import PRESETS
@@ -21,7 +21,17 @@ from . import bp
 from .charts import totals_chart
 from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to_input
 from .forms import TableForm
-from .service import AlreadySaved, StaleError, create_table, reenter, settle, standing, store_hand, undo_last
+from .service import (
+    AlreadySaved,
+    StaleError,
+    create_table,
+    reenter,
+    settle,
+    standing,
+    standing_before,
+    store_hand,
+    undo_last,
+)
 
 ROLES = ("owner", "player", "watch")
 
@@ -86,15 +96,7 @@ def new_table():
             response = redirect(url_for("tables.scoreboard", token=table.owner_token))
             remember_table(response, table.owner_token)
             kept = list(dict.fromkeys([*names, *recent]))[:16]
-            response.set_cookie(
-                "names",
-                "|".join(kept),
-                max_age=3600 * 24 * 365,
-                samesite="Lax",
-                httponly=True,
-                secure=request.is_secure,
-            )
-            return response
+            return set_cookie(response, "names", "|".join(kept), days=365)
         field, message = problem
         target = getattr(form, field, None) or form.players
         target.errors = [*target.errors, message] if isinstance(target.errors, list) else [message]
@@ -310,9 +312,7 @@ def edit_hand(token: str, number: int):
     hand = next((h for h in table.active_hands() if h.number == number), None)
     if hand is None:
         abort(404)
-    from .service import _standing_before
-
-    before = _standing_before(table, hand)
+    before = standing_before(table, hand)
     if request.method == "GET":
         state = state_of_hand(hand, before)
         state.version = table.version
