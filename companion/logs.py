@@ -37,5 +37,6 @@ def init_app(app: Flask) -> None:
     def finish(response):
         response.headers["X-Request-ID"] = g.get("request_id", "-")
         elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-        app.logger.info("%s %s %s %.1fms", request.method, request.path, response.status_code, elapsed)
+        # One line per request at DEBUG (LOG_LEVEL=DEBUG): gunicorn's access log covers production.
+        app.logger.debug("%s %s %s %.1fms", request.method, request.path, response.status_code, elapsed)
         return response
