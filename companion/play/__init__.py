@@ -1,0 +1,1 @@
+"""Digital play: computer players now; the web pages come next."""

@@ -1,0 +1,84 @@
+"""Computer players playing whole hands and matches (benchmarks, tests, and
+the server's bot turns).  Same engine calls as human players make."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import HandResult, MatchState, Rules
+from ..rules.game import HandGame, Phase, Shuffler
+from .bots import SimpleBot
+
+MAX_TURNS = 400  # a safety net; real hands end long before
+
+
+def bot_turn(game: HandGame, bot: SimpleBot, rng: Shuffler) -> HandResult | None:
+    """Play the whole turn of the seat to move; returns the result if it closed."""
+    seat = game.turn
+    move = bot.choose_draw(game, seat)
+    if game.draw(seat, move.source, rng) is None:
+        return None  # the pack ran out
+    end = bot.choose_end(game, seat)
+    if end.close:
+        return game.close(seat, end.card)
+    game.discard(seat, end.card)
+    return None
+
+
+def play_hand(game: HandGame, bots: Sequence[SimpleBot], rng: Shuffler) -> HandResult | None:
+    """Bots play until somebody closes (the result) or the pack runs out (None)."""
+    for _ in range(MAX_TURNS):
+        if game.phase == Phase.OVER:
+            return None
+        result = bot_turn(game, bots[game.turn], rng)
+        if result is not None:
+            return result
+    game.exhausted = True
+    game.phase = Phase.OVER
+    return None
+
+
+@dataclass
+class MatchLog:
+    state: MatchState
+    events: list[dict[str, Any]] = field(default_factory=list)
+    hands: int = 0
+    closed: int = 0
+    turns: int = 0
+
+
+def play_match(
+    rules: Rules, names: Sequence[str], bots: dict[str, SimpleBot], rng: Shuffler, *, max_hands: int = 200
+) -> MatchLog:
+    """A whole match between computer players; re-enters whenever allowed."""
+    log = MatchLog(MatchState.start(list(names), rules))
+    state = log.state
+    dealer_name = names[0]
+    while not state.finished and log.hands < max_hands:
+        seated = state.still_in
+        dealer = seated.index(dealer_name) if dealer_name in seated else 0
+        game = HandGame.deal(rules, len(seated), dealer, rng, table_players=len(names))
+        result = play_hand(game, [bots[n] for n in seated], rng)
+        log.hands += 1
+        log.turns += game.turns_taken + 1
+        if result is not None:
+            log.closed += 1
+            event = {"hand": {n: r.points for n, r in zip(seated, result.results or (), strict=True)}}
+            state.apply(event)
+            log.events.append(event)
+            if result.wins_match and not state.finished:
+                event = {"chinchon": seated[game.closer]}  # type: ignore[index]
+                state.apply(event)
+                log.events.append(event)
+            for name in list(state.just_out):
+                if state.can_reentry(name):
+                    state.reentry(name)
+                    log.events.append({"reentry": name})
+        still = state.still_in
+        after = [n for n in names if n in still]
+        if after:
+            later = [n for n in after if names.index(n) > names.index(dealer_name)]
+            dealer_name = later[0] if later else after[0]
+    return log
