@@ -59,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from .api import bp as api_bp
     from .main import bp as main_bp
+    from .play import bp as play_bp
     from .referee import bp as referee_bp
     from .tables import bp as tables_bp
 
@@ -68,6 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(main_bp)
     app.register_blueprint(tables_bp)
     app.register_blueprint(referee_bp)
+    app.register_blueprint(play_bp)
     _errors(app)
     _security_headers(app)
     from . import templating

@@ -56,6 +56,11 @@ class GameTable(db.Model):
     reentries: Mapped[list[Reentry]] = relationship(
         back_populates="table", order_by="Reentry.id", cascade="all, delete-orphan", lazy="selectin"
     )
+    #: Digital tables: "hotseat" (one phone passed round) or "devices" (a link per seat).
+    play_mode: Mapped[str | None] = mapped_column(String(10), default=None)
+    deals: Mapped[list[Deal]] = relationship(
+        back_populates="table", order_by="Deal.id", cascade="all, delete-orphan", lazy="select"
+    )
 
     @property
     def rules(self) -> Rules:
@@ -100,6 +105,10 @@ class Player(db.Model):
     #: Play order: turns go from seat 0 to seat 1 and so on.
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
+    #: Digital tables: "human", or a computer player ("simple" or "good").
+    kind: Mapped[str] = mapped_column(String(10), default="human")
+    #: Digital tables played on own devices: this seat's secret link.
+    seat_token: Mapped[str | None] = mapped_column(String(40), unique=True, default=None)
 
     table: Mapped[GameTable] = relationship(back_populates="players")
 
@@ -157,6 +166,30 @@ class Entry(db.Model):
     choice: Mapped[int] = mapped_column(Integer, default=0)
 
     hand: Mapped[Hand] = relationship(back_populates="entries")
+
+
+class Deal(db.Model):
+    """A hand being played at a digital table: the engine's state as JSON.
+
+    Only the server reads ``state`` (it holds every hand and the stock); pages
+    show each seat its own cards.  ``version`` rises with every action.
+    """
+
+    __tablename__ = "deals"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    #: Table seats in the order of the engine's seats (players still in).
+    seats: Mapped[list[int]] = mapped_column(JSON)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    #: The scoreboard hand this deal became once somebody closed.
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+    table: Mapped[GameTable] = relationship(back_populates="deals")
 
 
 class Reentry(db.Model):

@@ -14,7 +14,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from .extensions import db
-from .models import Entry, GameTable, Hand, Player, Reentry, now
+from .models import Deal, Entry, GameTable, Hand, Player, Reentry, now
 
 FORMAT = 1
 _TABLE_FIELDS = (
@@ -58,7 +58,13 @@ def export_table(table: GameTable) -> dict[str, Any]:
         "created_at": _time(table.created_at),
         "updated_at": _time(table.updated_at),
         "rematch_of": db.session.get(GameTable, table.rematch_of_id).player_token if table.rematch_of_id else None,
-        "players": [{"seat": p.seat, "name": p.name} for p in table.players],
+        "players": [
+            {"seat": p.seat, "name": p.name, "kind": p.kind, "seat_token": p.seat_token} for p in table.players
+        ],
+        "deals": [
+            {"number": d.number, "seats": d.seats, "state": d.state, "version": d.version, "hand": by_id.get(d.hand_id)}
+            for d in db.session.scalars(select(Deal).where(Deal.table_id == table.id).order_by(Deal.id))
+        ],
         "hands": [
             {
                 **{f: getattr(h, f) for f in _HAND_FIELDS},
@@ -91,7 +97,10 @@ def import_table(data: dict[str, Any]) -> GameTable:
     if data.get("rematch_of"):
         earlier = db.session.scalar(select(GameTable).where(GameTable.player_token == data["rematch_of"]))
         table.rematch_of_id = earlier.id if earlier else None
-    table.players = [Player(seat=p["seat"], name=p["name"]) for p in data["players"]]
+    table.players = [
+        Player(seat=p["seat"], name=p["name"], kind=p.get("kind", "human"), seat_token=p.get("seat_token"))
+        for p in data["players"]
+    ]
     hands = {}
     for h in data["hands"]:
         hand = Hand(
@@ -117,6 +126,18 @@ def import_table(data: dict[str, Any]) -> GameTable:
     for h in data["hands"]:
         if h["replaced_by"]:
             hands[h["submission"]].replaced_by_id = hands[h["replaced_by"]].id
+    for d in data.get("deals", []):
+        hand_id = hands[d["hand"]].id if d.get("hand") else None
+        db.session.add(
+            Deal(
+                table_id=table.id,
+                number=d["number"],
+                seats=d["seats"],
+                state=d["state"],
+                version=d["version"],
+                hand_id=hand_id,
+            )
+        )
     return table
 
 

@@ -6,8 +6,7 @@
 - :class:`GoodBot` also remembers what has been discarded (cards no longer
   live cannot complete its melds), keeps cards that still have partners in
   play, avoids feeding the next player a card it just took, and closes when
-  the score pays (at once when all combined or when a player is near the
-  target; otherwise once its loose points are low).
+  as soon as it legally can, with the best-scoring close.
 """
 
 from __future__ import annotations

@@ -100,9 +100,9 @@ class HandGame:
     def verify_draw(self, seat: int, source: str) -> None:
         self._verify_turn(seat, Phase.DRAW, "draw")
         if source not in ("stock", "discard"):
-            raise PlayError("Draw from the stock or from the discard pile.", "source")
+            raise PlayError("Draw from the stock or from the discard pile.", "source", key="source")
         if source == "discard" and not self.discards:
-            raise PlayError("The discard pile is empty; draw from the stock.", "source")
+            raise PlayError("The discard pile is empty; draw from the stock.", "source", key="empty_pile")
 
     def can_draw(self, seat: int, source: str) -> bool:
         return self._can(self.verify_draw, seat, source)
@@ -141,7 +141,7 @@ class HandGame:
     def verify_discard(self, seat: int, card: Card) -> None:
         self._verify_turn(seat, Phase.DISCARD, "discard")
         if card not in self.hands[seat]:
-            raise PlayError(f"{card} is not in your hand.", "card")
+            raise PlayError(f"{card} is not in your hand.", "card", key="not_held", card=str(card))
 
     def can_discard(self, seat: int, card: Card) -> bool:
         return self._can(self.verify_discard, seat, card)
@@ -190,15 +190,15 @@ class HandGame:
     # -- helpers --------------------------------------------------------------------------
     def _verify_turn(self, seat: int, phase: Phase, what: str) -> None:
         if self.phase == Phase.OVER:
-            raise PlayError("This hand is over.", "phase")
+            raise PlayError("This hand is over.", "phase", key="over")
         if not 0 <= seat < self.players:
-            raise PlayError("There is no such seat.", "seat")
+            raise PlayError("There is no such seat.", "seat", key="seat")
         if seat != self.turn:
-            raise PlayError("It is not your turn.", "seat")
+            raise PlayError("It is not your turn.", "seat", key="turn")
         if self.phase != phase:
             if phase == Phase.DRAW:
-                raise PlayError("You have drawn already: discard or close.", "phase")
-            raise PlayError(f"Draw first, then {what}.", "phase")
+                raise PlayError("You have drawn already: discard or close.", "phase", key="drawn")
+            raise PlayError(f"Draw first, then {what}.", "phase", key="draw_first")
 
     @staticmethod
     def _can(verify, *args) -> bool:

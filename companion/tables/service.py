@@ -274,7 +274,13 @@ def max_points(rules: Rules) -> int:
 
 
 def store_hand(
-    table: GameTable, version: int, submission: str, data: HandInput, *, replaces: Hand | None = None
+    table: GameTable,
+    version: int,
+    submission: str,
+    data: HandInput,
+    *,
+    replaces: Hand | None = None,
+    commit: bool = True,
 ) -> Hand:
     """Store one hand (or the new version of an edited one) in one transaction.
 
@@ -355,7 +361,8 @@ def store_hand(
     except IntegrityError:
         db.session.rollback()
         raise AlreadySaved from None
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return hand
 
 

@@ -49,9 +49,11 @@ def load(token: str) -> tuple[GameTable, str]:
     return table, role
 
 
-def writable(token: str) -> tuple[GameTable, str]:
+def writable(token: str, *, by_hand: bool = False) -> tuple[GameTable, str]:
+    """A link that may write; ``by_hand`` writes (entering, correcting or undoing
+    hands) are for physical tables: a digital table's hands come from play."""
     table, role = load(token)
-    if role == "watch":
+    if role == "watch" or (by_hand and table.kind == "digital"):
         abort(403)
     return table, role
 
@@ -181,7 +183,7 @@ def reentry_reason(table: GameTable, seat: int, error: MatchError) -> str:
 
 @bp.post("/t/<token>/undo")
 def undo(token: str):
-    table, _role = writable(token)
+    table, _role = writable(token, by_hand=True)
     version = request.form.get("version", type=int)
     try:
         what = undo_last(table, version if version is not None else -1)
@@ -292,7 +294,7 @@ def _save(table, token, current, state, *, replaces=None):
 
 @bp.route("/t/<token>/hands/new", methods=["GET", "POST"])
 def new_hand(token: str):
-    table, _role = writable(token)
+    table, _role = writable(token, by_hand=True)
     current = standing(table)
     if current.state.finished:
         flash(_("The match is over."), "error")
@@ -308,7 +310,7 @@ def new_hand(token: str):
 
 @bp.route("/t/<token>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(token: str, number: int):
-    table, _role = writable(token)
+    table, _role = writable(token, by_hand=True)
     hand = next((h for h in table.active_hands() if h.number == number), None)
     if hand is None:
         abort(404)

@@ -16,6 +16,8 @@ from companion.extensions import db
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 pytestmark = pytest.mark.e2e
+#: base URL → the app behind it, for tests that check what the server holds.
+LIVE_APPS: dict = {}
 
 
 def pytest_collection_modifyitems(items):
@@ -48,14 +50,21 @@ def browser_context_args():
 @pytest.fixture
 def live_server(tmp_path):
     """The app on a free local port with its own SQLite database."""
+    seed = os.environ.get("CHINCHON_PLAY_SEED", "e2e")  # digital deals replayable in browser tests
     app = create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite'}", "SECRET_KEY": "e2e"}
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite'}",
+            "SECRET_KEY": "e2e",
+            "PLAY_SEED": seed,
+        }
     )
     with app.app_context():
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    LIVE_APPS[f"http://127.0.0.1:{server.server_port}"] = app
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=5)

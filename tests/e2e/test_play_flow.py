@@ -1,0 +1,92 @@
+"""Digital play in Chromium at 390×844: a hot-seat hand, and a hand on two
+devices where neither page ever shows the other's cards."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from companion.extensions import db
+from companion.models import Deal, GameTable, Player
+from companion.rules.game import HandGame
+
+from .conftest import LIVE_APPS
+
+
+def create(page: Page, base: str, players, mode: str, preset: str = "classic") -> None:
+    page.goto(base + "/play/new")
+    page.locator(f"input[name=preset][value={preset}]").check()
+    for i, (name, kind) in enumerate(players):
+        page.fill(f"#players-{i}", name)
+        page.select_option(f"#kinds-{i}", kind)
+    page.locator(f"input[name=mode][value={mode}]").check()
+    page.get_by_role("button", name="Deal the cards").click()
+    page.wait_for_url(re.compile(r"/play$"))
+
+
+def server_game(base: str) -> tuple[HandGame, list[int]]:
+    app = LIVE_APPS[base]
+    with app.app_context():
+        table = db.session.query(GameTable).order_by(GameTable.id.desc()).first()
+        deal = db.session.query(Deal).filter_by(table_id=table.id).order_by(Deal.id.desc()).first()
+        return HandGame.from_dict(deal.state, table.rules), deal.seats
+
+
+def take_turn(page: Page) -> None:
+    """Draw from the stock and throw the last card shown."""
+    with page.expect_navigation():
+        page.get_by_role("button", name="Draw from the stock").click()
+    page.locator(".pick-card").last.click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Discard it").click()
+
+
+def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
+    create(page, live_server, [("Ana", "human"), ("Robo", "good")], "hotseat")
+    for _ in range(150):
+        if page.get_by_role("button", name="Deal the next hand").count():
+            break
+        expect(page.locator(".pass")).to_contain_text("Pass the phone to Ana")
+        assert page.locator(".pick-card").count() == 0  # no cards before the player takes the phone
+        page.get_by_role("link", name="I am Ana: show my cards").click()
+        take_turn(page)
+    expect(page.locator("#board")).to_contain_text("closed")
+    page.get_by_role("link", name="Scoreboard").click()
+    assert len(page.locator(".score .total").all_inner_texts()) == 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_hand_on_two_devices_never_shows_the_other_hand(browser: Browser, page: Page, live_server: str):
+    create(page, live_server, [("Ana", "human"), ("Ben", "human"), ("Robo", "good")], "devices", preset="fournier")
+    app = LIVE_APPS[live_server]
+    with app.app_context():
+        links = {p.name: p.seat_token for p in db.session.query(Player).filter(Player.seat_token.isnot(None))}
+    phones = {}
+    for name in ("Ana", "Ben"):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+        phones[name] = context.new_page()
+        phones[name].goto(f"{live_server}/s/{links[name]}")
+    for _ in range(80):
+        game, seats = server_game(live_server)
+        if game.phase == "over":
+            break
+        for index, name in enumerate(("Ana", "Ben")):
+            phone = phones[name]
+            phone.reload()
+            html = phone.content()
+            me = seats.index(index)
+            for other, hand in enumerate(game.hands):
+                if other != me:
+                    for card in set(hand) - set(game.discards):
+                        assert f'value="{card}"' not in html, (name, card)
+        mover = ("Ana", "Ben", "Robo")[seats[game.turn]]
+        if mover != "Robo":
+            phone = phones[mover]
+            phone.reload()
+            take_turn(phone)
+    assert server_game(live_server)[0].phase == "over"
+    for phone in phones.values():
+        phone.reload()
+        expect(phone.locator("#board")).to_contain_text("closed")
+        phone.context.close()
