@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select, update
 
 from ..extensions import db
-from ..models import Deal, GameTable, now
+from ..models import Deal, GameTable, Hand, now
 from ..rules import ChinchonError, parse_card
 from ..rules.game import HandGame, Phase, PlayError
 from ..tables.service import AlreadySaved, HandInput, StaleError, create_table, standing, store_hand
@@ -101,18 +101,51 @@ def run_bots(table: GameTable, deal: Deal, game: HandGame) -> None:
         finish(table, deal, game)
 
 
-def finish(table: GameTable, deal: Deal, game: HandGame) -> None:
-    """A closed hand goes into the scoreboard exactly like a hand entered by hand."""
+def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> None:
+    """A closed hand goes into the scoreboard exactly like a hand entered by
+    hand (the engine's best showing and lay-offs for everybody)."""
     if game.closer is None or deal.hand_id is not None:
         return
-    cards = {deal.seats[i]: list(h) for i, h in enumerate(game.hands)}
-    data = HandInput(closer=deal.seats[game.closer], mode="cards", cards=cards, first_round=game.first_round)
     db.session.flush()
     try:
-        hand = store_hand(table, table.version, f"deal-{deal.id}", data, commit=False)
+        hand = store_hand(table, table.version, f"deal-{deal.id}", hand_input(deal, game, choices), commit=False)
     except AlreadySaved:
         return
     deal.hand_id = hand.id
+
+
+def hand_input(deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> HandInput:
+    cards = {deal.seats[i]: list(h) for i, h in enumerate(game.hands)}
+    data = HandInput(closer=deal.seats[game.closer], mode="cards", cards=cards, first_round=game.first_round)  # type: ignore[index]
+    data.choices = dict(choices or {})
+    return data
+
+
+def choices_of(deal: Deal) -> dict[int, int]:
+    """The arrangements picked so far, by engine seat (from the stored hand)."""
+    hand = db.session.get(Hand, deal.hand_id) if deal.hand_id else None
+    if hand is None:
+        return {}
+    return {deal.seats.index(e.seat): e.choice for e in hand.entries if e.choice and e.seat in deal.seats}
+
+
+def choose_arrangement(table: GameTable, deal: Deal, engine_seat: int, version: int, pick: int) -> None:
+    """After a close a player may show another arrangement with the same points
+    (the engine's best is pre-selected); the stored hand is replaced, history kept."""
+    game = game_of(table, deal)
+    if game.closer is None or deal.hand_id is None:
+        raise PlayError(_("Nobody has closed yet."), "close", key="not_closed")
+    if not 0 <= engine_seat < game.players or is_bot(table, deal, engine_seat):
+        raise PlayError(_("That seat is not yours to play."), "seat")
+    choices = choices_of(deal) | {engine_seat: max(0, min(pick, 50))}
+    by_table_seat = {deal.seats[i]: k for i, k in choices.items()}
+    claim(deal, version)
+    old = db.session.get(Hand, deal.hand_id)
+    data = hand_input(deal, game)
+    data.choices = by_table_seat
+    hand = store_hand(table, table.version, f"deal-{deal.id}-v{deal.version}", data, replaces=old, commit=False)
+    deal.hand_id = hand.id
+    db.session.commit()
 
 
 def act(table: GameTable, deal: Deal, engine_seat: int, version: int, action: str, card: str | None = None) -> HandGame:

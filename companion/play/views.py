@@ -18,7 +18,16 @@ from ..tables.forms import MAX_PLAYERS, TableForm
 from ..tables.service import StaleError, standing
 from ..tables.views import load
 from . import bp
-from .service import act, create_digital_table, current_deal, game_of, seat_view, start_deal
+from .service import (
+    act,
+    choices_of,
+    choose_arrangement,
+    create_digital_table,
+    current_deal,
+    game_of,
+    seat_view,
+    start_deal,
+)
 
 KIND_CHOICES = [
     SelectChoice("human", _l("Person")),
@@ -107,7 +116,8 @@ def render_play(
 ):
     current = standing(game_table)
     view = seat_view(game_table, deal, game, shown)
-    result = game.settle() if game.closer is not None else None
+    chosen = choices_of(deal)
+    result = game.settle(chosen) if game.closer is not None else None
     template = "play/partials/board.html" if request.headers.get("HX-Request") else "play/table.html"
     return render_template(
         template,
@@ -116,6 +126,7 @@ def render_play(
         game=game,
         view=view,
         result=result,
+        chosen=chosen,
         s=current,
         token=token,
         seat_token=seat_token,
@@ -149,6 +160,17 @@ def _act(game_table: GameTable, seat_of, back: str):
             start_deal(game_table)
         return redirect(back), 303
     game = game_of(game_table, deal)
+    if action == "alt":
+        try:
+            choose_arrangement(
+                game_table, deal, request.form.get("seat", -1, type=int), version, request.form.get("pick", 0, type=int)
+            )
+        except StaleError:
+            flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
+        except (PlayError, ChinchonError) as error:
+            db.session.rollback()
+            flash(play_error_text(error) if isinstance(error, PlayError) else error.message, "error")
+        return redirect(back), 303
     seat = seat_of(deal, game)
     try:
         game = act(game_table, deal, seat, version, action, request.form.get("card"))
@@ -188,6 +210,8 @@ def play_error_text(error: PlayError) -> str:
             return _("You have drawn already: discard or close.")
         case "draw_first":
             return _("Draw first.")
+        case "not_closed":
+            return _("Nobody has closed yet.")
     return error.message
 
 
@@ -227,4 +251,16 @@ def seat_act(seat_token: str):
         game_table,
         lambda deal, game: deal.seats.index(player.seat) if player.seat in deal.seats else -1,
         url_for("play.seat", seat_token=seat_token),
+    )
+
+
+@bp.get("/s/<seat_token>/qr.svg")
+def seat_qr(seat_token: str):
+    import segno
+    from flask import Response
+
+    seat_of_token(seat_token)
+    link = url_for("play.seat", seat_token=seat_token, _external=True)
+    return Response(
+        segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff"), mimetype="image/svg+xml"
     )

@@ -10,7 +10,7 @@ from companion.extensions import db
 from companion.models import Deal, GameTable, Hand, Player
 from companion.play.bots import GoodBot
 from companion.rules import parse_card
-from companion.rules.game import HandGame
+from companion.rules.game import HandGame, Phase
 
 from .helpers import csrf, field, totals
 
@@ -179,6 +179,8 @@ def test_each_device_sees_only_its_own_cards(client, app):
         links = {p.name: p.seat_token for p in db.session.query(Player).all() if p.seat_token}
     assert set(links) == {"Ana", "Ben"}
     assert "their link" in client.get(f"/t/{token}/play").get_data(as_text=True)
+    with client.get(f"/s/{links['Ana']}/qr.svg") as qr:
+        assert qr.mimetype == "image/svg+xml"
     for _round in range(6):
         _, seats, version, game = snapshot(app, token)
         if game.phase == "over":
@@ -242,3 +244,47 @@ def test_a_stale_move_from_a_second_phone_is_refused(client, app):
     )
     assert "too late" in client.get(response.headers["Location"]).get_data(as_text=True)
     assert snapshot(app, token)[3].to_dict() == game.to_dict()
+
+
+def test_after_a_close_a_player_may_show_another_arrangement(client, app):
+    """The SPEC §5 tie example: Ben scores 15 either way; his other arrangement
+    lets Carla lay off the ace of espadas (38 → 37)."""
+    from companion.rules import parse_cards
+
+    token = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]).headers["Location"].split("/")[2]
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        deal = db.session.query(Deal).one()
+        game = HandGame(
+            rules=table.rules,
+            dealer=2,
+            hands=[
+                parse_cards("5b 7o 2o 7c 4b 7b 3b 1c"),
+                parse_cards("3o 4e 1o 3e 2e 3c 10b"),
+                parse_cards("5c 4o 1e 10c 12e 11e 1b"),
+            ],
+            stock=parse_cards("6o 6c"),
+            discards=parse_cards("10o"),
+            turn=0,
+            phase=Phase.DISCARD,
+            turns_taken=3,
+        )
+        deal.seats = [0, 1, 2]
+        deal.state = game.to_dict()
+        db.session.commit()
+        version = deal.version
+    client.post(
+        f"/t/{token}/play", data={"csrf_token": csrf(client), "version": version, "action": "close", "card": "2o"}
+    )
+    assert totals(client, token) == [1, 15, 38]
+    page = client.get(f"/t/{token}/play").get_data(as_text=True)
+    assert "(1 of 2)" in page
+    _, _, version, _ = snapshot(app, token)
+    client.post(
+        f"/t/{token}/play",
+        data={"csrf_token": csrf(client), "version": version, "action": "alt", "seat": "1", "pick": "1"},
+    )
+    assert totals(client, token) == [1, 15, 37]
+    assert "(2 of 2)" in client.get(f"/t/{token}/play").get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Hand).count() == 2  # the first version stays in the history
