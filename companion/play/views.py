@@ -12,11 +12,11 @@ from ..extensions import db
 from ..i18n import error_text
 from ..main.views import remember_table
 from ..models import Deal, GameTable, Player
-from ..rules import ChinchonError, get_rules
+from ..rules import ChinchonError
 from ..rules.game import Phase, PlayError
 from ..tables.forms import MAX_PLAYERS, TableForm
 from ..tables.service import StaleError, standing
-from ..tables.views import load
+from ..tables.views import load, table_problem
 from . import bp
 from .service import (
     act,
@@ -58,34 +58,21 @@ def new_game():
             (p.data.strip(), k.data) for p, k in zip(form.players, form.kinds, strict=True) if p.data and p.data.strip()
         ]
         names = [n for n, _k in entries]
-        problem = None
-        if len(names) < 2:
-            problem = _("Add at least two players.")
-        elif len({n.casefold() for n in names}) != len(names):
-            problem = _("Two players have the same name; give each a different one.")
-        elif int(form.first_dealer.data) >= len(names):
-            problem = _("The first dealer must be one of the players.")
+        found = table_problem(form, names)
+        problem = found[1] if found else None
         if problem is None:
             try:
-                rules = get_rules(form.preset.data, **form.overrides())
-                if not rules.min_players <= len(names) <= rules.max_players:
-                    problem = _(
-                        "These rules are for %(low)s to %(high)s players.",
-                        low=rules.min_players,
-                        high=rules.max_players,
-                    )
-                else:
-                    table = create_digital_table(
-                        name=form.name.data or "",
-                        preset=form.preset.data,
-                        overrides=form.overrides(),
-                        players=entries,
-                        mode=form.mode.data,
-                        first_dealer=int(form.first_dealer.data),
-                        suit_style=form.suit_style.data,
-                    )
-                    response = redirect(url_for("play.table", token=table.owner_token))
-                    return remember_table(response, table.owner_token)
+                table = create_digital_table(
+                    name=form.name.data or "",
+                    preset=form.preset.data,
+                    overrides=form.overrides(),
+                    players=entries,
+                    mode=form.mode.data,
+                    first_dealer=int(form.first_dealer.data),
+                    suit_style=form.suit_style.data,
+                )
+                response = redirect(url_for("play.table", token=table.owner_token))
+                return remember_table(response, table.owner_token)
             except ChinchonError as error:
                 db.session.rollback()
                 problem = error_text(error) if error.code != "error" else error.message

@@ -59,33 +59,32 @@ def writable(token: str, *, by_hand: bool = False) -> tuple[GameTable, str]:
 
 
 # -- creating ------------------------------------------------------------------------
+def table_problem(form: TableForm, names: list[str]) -> tuple[str, str] | None:
+    """What is wrong with a new table's players and rules: ``(field, message)``."""
+    if len(names) < 2:
+        return "players", _("Add at least two players.")
+    if len({n.casefold() for n in names}) != len(names):
+        return "players", _("Two players have the same name; give each a different one.")
+    if int(form.first_dealer.data) >= len(names):
+        return "first_dealer", _("The first dealer must be one of the players.")
+    try:
+        rules = get_rules(form.preset.data, **form.overrides())
+    except ChinchonError as error:
+        return error.field.removeprefix("rules."), error_text(error)
+    if not rules.min_players <= len(names) <= rules.max_players:
+        return "players", _(
+            "These rules are for %(low)s to %(high)s players.", low=rules.min_players, high=rules.max_players
+        )
+    return None
+
+
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new_table():
     form = TableForm()
     recent = [n for n in request.cookies.get("names", "").split("|") if n][:16]
     if request.method == "POST" and form.validate():
         names = form.player_names()
-        problem = None
-        if len(names) < 2:
-            problem = ("players", _("Add at least two players."))
-        elif len({n.casefold() for n in names}) != len(names):
-            problem = ("players", _("Two players have the same name; give each a different one."))
-        elif int(form.first_dealer.data) >= len(names):
-            problem = ("first_dealer", _("The first dealer must be one of the players."))
-        if problem is None:
-            try:
-                rules = get_rules(form.preset.data, **form.overrides())
-                if not rules.min_players <= len(names) <= rules.max_players:
-                    problem = (
-                        "players",
-                        _(
-                            "These rules are for %(low)s to %(high)s players.",
-                            low=rules.min_players,
-                            high=rules.max_players,
-                        ),
-                    )
-            except ChinchonError as error:
-                problem = (error.field.removeprefix("rules."), error_text(error))
+        problem = table_problem(form, names)
         if problem is None:
             table = create_table(
                 name=form.name.data or "",
