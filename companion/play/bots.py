@@ -3,10 +3,11 @@
 - :class:`SimpleBot` takes the top discard when it lowers its loose points,
   throws the card that leaves the fewest loose points, and closes as soon as
   it legally can.
-- :class:`GoodBot` also remembers what has been discarded (cards no longer
-  live cannot complete its melds), keeps cards that still have partners in
-  play, avoids feeding the next player a card it just took, and closes when
-  as soon as it legally can, with the best-scoring close.
+- :class:`GoodBot` also remembers what has been discarded and looks one draw
+  ahead: it keeps the seven cards that the cards still live (not seen
+  discarded) would most improve, avoids feeding the next player a card they
+  took before, and closes as soon as it legally can with its best-scoring
+  close.
 """
 
 from __future__ import annotations
@@ -84,29 +85,43 @@ class GoodBot(SimpleBot):
             options.append((card, verdict, loose))
         legal = [o for o in options if o[1].legal]
         if legal:
-            card, verdict, _ = min(legal, key=lambda o: (not o[1].wins_match, o[1].score))
-            # Close when it pays: all combined, a low score, or the hand drags on.
-            if verdict.score is not None and (
-                verdict.score <= 0 or verdict.score <= 2 or game.turns_taken > 3 * game.players
-            ):
-                return EndTurn(card, True)
+            # A legal close already caps the score at the rules' limit: take the best one now.
+            card, _verdict, _ = min(legal, key=lambda o: (not o[1].wins_match, o[1].score))
+            return EndTurn(card, True)
+        # Look one draw ahead: keep the seven that the cards still live would
+        # improve most (points a drawn card would pull into melds).
+        live = self._live_cards(hand, game)
         best = min(
             options,
-            key=lambda o: (o[2], self._liveness(o[0], hand, game), str(o[0]) in self.taken_by_next, -rules.value(o[0])),
+            key=lambda o: (
+                o[2] - self._expected_gain(o[0], hand, o[2], live, game),
+                str(o[0]) in self.taken_by_next,
+                -rules.value(o[0]),
+            ),
         )
         return EndTurn(best[0], False)
 
-    def _liveness(self, card: Card, hand: list[Card], game: HandGame) -> int:
-        """How many cards still in play could pair with ``card`` (keep the live ones)."""
-        if card.suit is None:
-            return 99
-        deck = game.rules.pack
+    def _live_cards(self, hand: list[Card], game: HandGame) -> list[tuple[Card, int]]:
+        """Cards the stock may still hold: not seen discarded, not in this hand."""
         copies = game.rules.copies(game.players)
-        ranks = deck.ranks
-        pos = ranks.index(card.rank)
-        partners = [c for c in deck.cards() if c.rank == card.rank and c != card]
-        partners += [c for c in deck.cards() if c.suit == card.suit and abs(ranks.index(c.rank) - pos) == 1]
-        return sum(max(0, copies - self.seen[str(c)] - hand.count(c)) for c in partners)
+        out = []
+        for card in game.rules.pack.cards():
+            left = copies - self.seen[str(card)] - hand.count(card)
+            if left > 0:
+                out.append((card, left))
+        return out
+
+    def _expected_gain(self, discard: Card, hand: list[Card], loose: int, live, game: HandGame) -> float:
+        rules = game.rules
+        rest = list(hand)
+        rest.remove(discard)
+        total = gain = 0
+        for card, left in live:
+            total += left
+            absorbed = loose + rules.value(card) - _loose([*rest, card], rules)
+            if absorbed > 0:
+                gain += absorbed * left
+        return gain / total if total else 0.0
 
 
 def _loose(cards: list[Card], rules: Rules) -> int:
