@@ -185,11 +185,12 @@ def _option(row: tuple) -> CloseOption:
     return CloseOption._make(row[5:])
 
 
-def close_options(
+def ranked_closes(
     hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None
-) -> Iterator[CloseOption]:
-    """Every way to close this hand (8 cards with a discard, or 7 kept)."""
-    return map(_option, _scan(hand, rules, first_round, discard))
+) -> list[CloseOption]:
+    """Every way to close this hand (8 cards with a discard, or 7 kept), in
+    :func:`best_close` order."""
+    return [_option(row) for row in sorted(_scan(hand, rules, first_round, discard))]
 
 
 def best_close(hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> CloseOption:
@@ -220,10 +221,6 @@ def reason_for(option: CloseOption, rules: Rules, first_round: bool) -> Reason |
             return Reason("one_card_many", {"count": count, "points": option.dead_points, "max": rules.close_max})
         return Reason("one_card_high", {"points": option.dead_points, "max": rules.close_max})
     return Reason("points_high", {"points": option.dead_points, "max": rules.close_max})
-
-
-def verdict_of(hand: IndexedHand, option: CloseOption, rules: Rules, first_round: bool) -> CloseVerdict:
-    return CloseVerdict(hand, option, rules, first_round)
 
 
 def check_close(
@@ -269,9 +266,6 @@ def make_hand(cards: Sequence[Card], rules: Rules, players: int | None = None, f
     return IndexedHand(cards, rules, ctx)
 
 
-__all__ = ["CloseOption", "CloseVerdict", "Reason", "check_close", "close_options"]
-
-
 def possible_closer_scores(rules: Rules) -> frozenset[int]:
     """Every score a legal close can give under these rules (to check points
     typed in by hand): all-combined bonuses, and loose cards the close rule allows."""
@@ -315,7 +309,7 @@ def legal_discards(
         option = best_close(hand, rules, first_round, discard)
         if option.legal:
             out.append(DiscardChoice(discard, CloseVerdict(hand, option, rules, first_round)))
-    out.sort(key=lambda d: (d.verdict._option.key, str(d.discard)))
+    out.sort(key=lambda d: (not d.verdict.wins_match, d.verdict.score, str(d.discard)))
     return out
 
 
@@ -347,3 +341,18 @@ def drawing_outs(
         if verdict.legal and verdict.discard != card:
             outs.append((card, verdict.score))  # type: ignore[arg-type]
     return outs
+
+
+__all__ = [
+    "CloseOption",
+    "CloseVerdict",
+    "DiscardChoice",
+    "Reason",
+    "best_close",
+    "check_close",
+    "drawing_outs",
+    "legal_discards",
+    "make_hand",
+    "possible_closer_scores",
+    "ranked_closes",
+]

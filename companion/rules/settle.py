@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import Card
-from .close import CloseOption, CloseVerdict, close_options, verdict_of
+from .close import CloseOption, CloseVerdict, ranked_closes
 from .errors import ChinchonError, CountError
 from .melds import BITS, SET, IndexedHand, MeldContext, meld_context, sort_cards
 from .validate import check_card_groups
@@ -262,14 +262,11 @@ def settle_hand(
     ctx = meld_context(rules)
     indexed = [IndexedHand(h, rules, ctx) for h in hands]
     settler = _Settler(indexed, rules, closer, choices or {})
-    options = list(close_options(indexed[closer], rules, first_round))
-    best_key = min(o.key for o in options)
-    top = sorted(
-        (o for o in options if o.key == best_key), key=lambda o: (o.deadwood.bit_count(), len(o.melds), o.melds)
-    )
-    first = top[0]
+    ranked = ranked_closes(indexed[closer], rules, first_round)
+    first = ranked[0]
+    top = [o for o in ranked if o.key == first.key]
     if not first.legal:
-        return HandResult(verdict_of(indexed[closer], first, rules, first_round), closer, None)
+        return HandResult(CloseVerdict(indexed[closer], first, rules, first_round), closer, None)
     settler.closer_targets = rules.layoffs != Layoffs.NONE and (first.deadwood or rules.layoff_onto_full_close)
     # Several equally good closes may leave different melds for the others.
     distinct: dict[tuple, CloseOption] = {}
@@ -282,13 +279,12 @@ def settle_hand(
     else:
         scored = [(o, *settler.play(0, settler.closer_table(o))) for o in candidates]
         option, _, picks = max(scored, key=lambda s: (sum(s[1]), s[1]))
-    verdict = verdict_of(indexed[closer], option, rules, first_round)
+    verdict = CloseVerdict(indexed[closer], option, rules, first_round)
     results: list[PlayerResult | None] = [None] * n
-    closer_hand = indexed[closer]
     results[closer] = PlayerResult(
         melds=verdict.melds,
         layoffs=(),
-        deadwood=sort_cards(closer_hand.cards_of(option.deadwood), ctx),
+        deadwood=verdict.deadwood,
         points=verdict.score,  # type: ignore[arg-type]
         alternatives=len(candidates),
     )
