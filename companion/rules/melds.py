@@ -507,7 +507,7 @@ def best_melds(cards: Sequence[Card], rules: Rules, *, copies: int | None = None
     dead = hand.full ^ covered
     return Arrangement(
         melds=tuple(hand.meld_cards(m) for m in combo),
-        deadwood=sort_cards(hand.cards_of(dead), ctx=hand.ctx),
+        deadwood=sort_cards(hand.cards_of(dead)),
         points=hand.points_of(dead),
     )
 
@@ -525,7 +525,7 @@ def best_combo(hand: IndexedHand) -> tuple[int, ...]:
     return min(hand.combos(), key=key)
 
 
-def sort_cards(cards: Sequence[Card], ctx: MeldContext | None = None) -> tuple[Card, ...]:
+def sort_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     """Cards in deck order (rank, then suit; jokers last)."""
     ordered = sorted(cards)  # cards compare as rank * 4 + suit, the joker 0
     jokers = ordered.count(JOKER)

@@ -220,7 +220,7 @@ class _Settler:
         return PlayerResult(
             melds=tuple(hand.meld_cards(m) for m in choice.melds),
             layoffs=layoffs,
-            deadwood=sort_cards(hand.cards_of(choice.left), self.ctx),
+            deadwood=sort_cards(hand.cards_of(choice.left)),
             points=choice.points,
             alternatives=alternatives,
         )

@@ -159,15 +159,19 @@ def events_of(table: GameTable, hands: Sequence[Hand], reentries: Sequence[Reent
     return events
 
 
-def standing(table: GameTable) -> Standing:
-    """Replay the table's active hands and re-entries with the engine."""
+def standing(table: GameTable, before: int | None = None) -> Standing:
+    """Replay the table's active hands and re-entries with the engine (only
+    those before hand number ``before``, when given)."""
     rules = table.rules
     hands = table.active_hands()
+    reentries = table.active_reentries()
+    if before is not None:
+        hands = [h for h in hands if h.number < before]
+        reentries = [r for r in reentries if r.after_hand < before]
     state = MatchState.start(table.names, rules)
     result = Standing(table, state)
     dealer = table.first_dealer
     names = table.names
-    reentries = table.active_reentries()
     for source, event in events_of(table, hands, reentries):
         state.apply(event)
         if isinstance(source, Hand) and "hand" in event:
@@ -368,29 +372,19 @@ def store_hand(
 
 def standing_before(table: GameTable, hand: Hand) -> Standing:
     """The standing just before ``hand`` (to re-enter it in an edit)."""
-    earlier = [h for h in table.active_hands() if h.number < hand.number]
-    state = MatchState.start(table.names, table.rules)
-    result = Standing(table, state)
-    reentries = [r for r in table.active_reentries() if r.after_hand < hand.number]
-    for _source, event in events_of(table, earlier, reentries):
-        state.apply(event)
-    result.rows = [HandRow(h, h.points_by_seat(), {}, [], []) for h in earlier]
-    return result
+    return standing(table, before=hand.number)
 
 
 def _void_broken_reentries(table: GameTable) -> list[Reentry]:
     """After an edit, re-entries the rules no longer allow are undone (kept in history)."""
     voided = []
     state = MatchState.start(table.names, table.rules)
-    keep: list[Reentry] = []
     for source, event in events_of(table, table.active_hands(), table.active_reentries()):
         if isinstance(source, Reentry) and not state.can_reentry(event["reentry"]):
             source.undone_at = now()
             voided.append(source)
             continue
         state.apply(event)
-        if isinstance(source, Reentry):
-            keep.append(source)
     return voided
 
 
