@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from flask import Flask, request
+from flask import Flask, render_template, request
 from flask_babel import get_locale
 
 from .i18n import LANGUAGES, card_label, card_name, preset_name, reason_text, refusal_text, suit_name
@@ -27,3 +27,11 @@ def init_app(app: Flask) -> None:
             "current_path": request.full_path.rstrip("?") if request else "/",
             "new_submission": lambda: uuid.uuid4().hex,
         }
+
+
+def render_page(page: str, fragment: str, target: str, **context) -> str:
+    """The same view serves the whole page, or, to htmx swapping the element
+    ``#target``, just the fragment that fills it."""
+    if request.headers.get("HX-Request") and request.headers.get("HX-Target") == target:
+        return render_template(fragment, **context)
+    return render_template(page, **context)

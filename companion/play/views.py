@@ -17,6 +17,7 @@ from ..rules.game import Phase, PlayError
 from ..tables.forms import MAX_PLAYERS, TableForm
 from ..tables.service import StaleError, standing
 from ..tables.views import load, table_problem
+from ..templating import render_page
 from . import bp
 from .service import (
     act,
@@ -105,9 +106,10 @@ def render_play(
     view = seat_view(game_table, deal, game, shown)
     chosen = choices_of(deal)
     result = game.settle(chosen) if game.closer is not None else None
-    template = "play/partials/board.html" if request.headers.get("HX-Request") else "play/table.html"
-    return render_template(
-        template,
+    return render_page(
+        "play/table.html",
+        "play/partials/board.html",
+        "board",
         table=game_table,
         deal=deal,
         game=game,

@@ -14,18 +14,13 @@ from ..rules import Card, ChinchonError, HandResult, Layoff, parse_card, parse_c
 from ..rules.close import CloseVerdict, check_close, drawing_outs, legal_discards
 from ..rules.melds import display_order, meld_context
 from ..rules.settle import RefusedLayoff, refused_layoffs
+from ..templating import render_page
 from . import bp
 from .query import RulesChoice, rules_from_args
 
 
 def _flag(name: str) -> bool:
     return request.args.get(name) in ("1", "y", "on", "true")
-
-
-def _render(template: str, partial: str, **context):
-    if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "verdict":
-        return render_template(partial, **context)
-    return render_template(template, **context)
 
 
 def _apply_taps(view: GridView) -> bool:
@@ -100,9 +95,10 @@ def close():
         return redirect(close_url(choice, cards, discard, first_round, view.active), 303)
     result = check(choice, cards, discard, first_round)
     permalink = close_url(choice, cards, discard, first_round, None, external=True)
-    return _render(
+    return render_page(
         "referee/close.html",
         "referee/partials/close_verdict.html",
+        "verdict",
         choice=choice,
         rules=rules,
         grid_view=view,
@@ -202,9 +198,10 @@ def layoffs():
     if _apply_taps(view):
         return redirect(layoffs_url(choice, hands, first_round, choices, view.active), 303)
     result = referee_hand(choice, hands, names, first_round, choices)
-    return _render(
+    return render_page(
         "referee/layoffs.html",
         "referee/partials/layoff_steps.html",
+        "verdict",
         choice=choice,
         rules=rules,
         grid_view=view,

@@ -17,6 +17,7 @@ from ..main.views import remember_table, set_cookie
 from ..models import GameTable
 from ..rules import ChinchonError, MatchError, get_rules
 from ..rules.variants import PRESETS
+from ..templating import render_page
 from . import bp
 from .charts import totals_chart
 from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to_input
@@ -239,9 +240,7 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
         hand_number=hand_number or current.next_number,
         editing=hand_number is not None,
     )
-    if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "verdict":
-        return render_template("tables/partials/verdict.html", **context), status
-    return render_template("tables/hand.html", **context), status
+    return render_page("tables/hand.html", "tables/partials/verdict.html", "verdict", **context), status
 
 
 def _prefill_points(current, state: EntryState) -> None:

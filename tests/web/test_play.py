@@ -212,8 +212,9 @@ def test_polling_costs_nothing_when_nothing_changed(client, app):
         marker = f"{deal.id}.{deal.version}"
     response = client.get(f"/s/{seat_token}/poll?v={marker}")
     assert response.status_code == 204 and response.get_data() == b""
-    changed = client.get(f"/s/{seat_token}/poll?v=0.0", headers={"HX-Request": "true"})
-    assert changed.status_code == 200 and 'id="board"' in changed.get_data(as_text=True)
+    changed = client.get(f"/s/{seat_token}/poll?v=0.0", headers={"HX-Request": "true", "HX-Target": "board"})
+    html = changed.get_data(as_text=True)
+    assert changed.status_code == 200 and 'id="board"' in html and "<html" not in html
     assert client.get("/s/not-a-seat").status_code == 404
 
 
