@@ -289,6 +289,18 @@ def possible_closer_scores(rules: Rules) -> frozenset[int]:
     return frozenset(scores)
 
 
+def chinchon_score(rules: Rules) -> int:
+    """What a genuine Chinchón scores the closer under these rules."""
+    return _full_close_score(rules, True, 0)
+
+
+def max_hand_points(rules: Rules) -> int:
+    """The most a hand of eight unmatched cards can count (to check typed points)."""
+    values = [rules.card_values[c] for c in rules.pack.cards() for _ in range(rules.copies(8))]
+    values += [rules.joker_points] * rules.jokers
+    return sum(sorted(values)[-8:])
+
+
 @dataclass(frozen=True, slots=True)
 class DiscardChoice:
     """One card to put face down, and the best close it leaves."""
@@ -350,9 +362,11 @@ __all__ = [
     "Reason",
     "best_close",
     "check_close",
+    "chinchon_score",
     "drawing_outs",
     "legal_discards",
     "make_hand",
+    "max_hand_points",
     "possible_closer_scores",
     "ranked_closes",
 ]

@@ -28,7 +28,7 @@ from ..rules import (
     format_cards,
     settle_hand,
 )
-from ..rules.close import possible_closer_scores
+from ..rules.close import chinchon_score, max_hand_points, possible_closer_scores
 from ..rules.variants import AUTO
 
 
@@ -241,6 +241,7 @@ def check_points(standing_: Standing, data: HandInput) -> None:
     """Typed points must be possible under the rules."""
     rules = standing_.rules
     possible = possible_closer_scores(rules)
+    most = max_hand_points(rules)
     for seat in standing_.seats_in:
         if seat not in data.points:
             raise ChinchonError(_("Every player still in needs points."), f"points[{seat}]")
@@ -256,25 +257,14 @@ def check_points(standing_: Standing, data: HandInput) -> None:
                     ),
                     f"points[{seat}]",
                 )
-        elif value < 0 or value > max_points(rules):
+        elif value < 0 or value > most:
             raise ChinchonError(
                 _("%(value)s points is not possible for a player who did not close.", value=value), f"points[{seat}]"
             )
-    if data.chinchon and data.points[data.closer] not in _chinchon_scores(rules):
+    if data.chinchon and data.points[data.closer] != chinchon_score(rules):
         raise ChinchonError(
             _("A Chinchón is an all-combined close; its score does not match."), f"points[{data.closer}]"
         )
-
-
-def _chinchon_scores(rules: Rules) -> set[int]:
-    return {rules.chinchon} if isinstance(rules.chinchon, int) else {rules.all_combined_bonus}
-
-
-def max_points(rules: Rules) -> int:
-    """The most a hand of eight unmatched cards can count."""
-    values = sorted(rules.card_values[c] for c in rules.pack.cards() for _ in range(rules.copies(8)))
-    values += [rules.joker_points] * rules.jokers
-    return sum(sorted(values)[-8:])
 
 
 def store_hand(

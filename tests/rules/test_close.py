@@ -130,3 +130,11 @@ def test_three_jokers_when_the_pack_has_two():
 def test_not_legal_shows_the_fewest_loose_points():
     v = close("1o 2o 3o 5c 5e 5b 6c 12b")
     assert v.dead_points == 6 and [str(c) for c in v.deadwood] == ["6c"] and str(v.discard) == "12b"
+
+
+def test_limits_for_points_typed_by_hand():
+    from companion.rules.close import chinchon_score, max_hand_points, possible_closer_scores
+
+    assert max_hand_points(get_rules("classic", decks=1)) == 4 * 10 + 4 * 9  # four reyes and four caballos
+    assert chinchon_score(classic) == -10 and chinchon_score(get_rules(chinchon=-100)) == -100
+    assert sorted(possible_closer_scores(classic)) == [-10, 1, 2, 3, 4]
