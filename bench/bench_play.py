@@ -14,8 +14,8 @@ import random
 import time
 from collections import Counter
 
-from companion.play.auto import play_match
-from companion.play.bots import GoodBot, SimpleBot
+from companion.bots import play_match
+from companion.bots import GoodBot, SimpleBot
 from companion.rules import get_rules, replay_match
 
 

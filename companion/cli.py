@@ -17,7 +17,6 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .api.views import hand_json, verdict_json
 from .rules import (
     PRESETS,
     ChinchonError,
@@ -28,7 +27,8 @@ from .rules import (
     rules_from_json,
     settle_hand,
 )
-from .rules.cards import format_cards, short_label
+from .rules.cards import short_label
+from .rules.serialize import arrangement_json, hand_json, verdict_json
 
 
 def _rules(args: argparse.Namespace):
@@ -55,11 +55,7 @@ def _show(cards, deck) -> str:
 def cmd_melds(args: argparse.Namespace) -> dict:
     rules = _rules(args)
     result = best_melds(_cards(args.cards, rules.pack), rules)
-    data = {
-        "melds": [format_cards(m) for m in result.melds],
-        "deadwood": format_cards(result.deadwood),
-        "points": result.points,
-    }
+    data = arrangement_json(result)
     if not args.json:
         deck = rules.pack
         for meld in result.melds:

@@ -17,11 +17,9 @@ from ..rules import (
     rules_from_json,
     settle_hand,
 )
-from ..rules.cards import format_cards
-from ..rules.close import CloseVerdict
 from ..rules.errors import CountError
 from ..rules.melds import best_melds
-from ..rules.settle import HandResult
+from ..rules.serialize import arrangement_json, hand_json, verdict_json
 from . import bp
 
 
@@ -53,40 +51,6 @@ def _flag(data: dict[str, Any], name: str) -> bool:
     return value
 
 
-def verdict_json(verdict: CloseVerdict) -> dict[str, Any]:
-    return {
-        "legal": verdict.legal,
-        "discard": str(verdict.discard) if verdict.discard else None,
-        "melds": [format_cards(m) for m in verdict.melds],
-        "deadwood": format_cards(verdict.deadwood),
-        "score": verdict.score,
-        "chinchon": verdict.chinchon,
-        "wins_match": verdict.wins_match,
-        "reason": verdict.reason,
-    }
-
-
-def hand_json(result: HandResult) -> dict[str, Any]:
-    return {
-        "legal": result.legal,
-        "reason": result.reason,
-        "chinchon": result.chinchon,
-        "wins_match": result.wins_match,
-        "discard": str(result.discard) if result.discard else None,
-        "results": None
-        if result.results is None
-        else [
-            {
-                "melds": [format_cards(m) for m in r.melds],
-                "layoffs": [{"card": str(x.card), "player": x.player, "meld": x.meld} for x in r.layoffs],
-                "deadwood": format_cards(r.deadwood),
-                "points": r.points,
-            }
-            for r in result.results
-        ],
-    }
-
-
 @bp.get("/presets")
 def presets():
     return jsonify({name: rules.to_dict() for name, rules in PRESETS.items()})
@@ -98,11 +62,7 @@ def melds():
     rules = rules_from_json(_optional(data, "rules"))
     cards = _card_list(data, "cards", rules.pack)
     arrangement = best_melds(cards, rules)
-    return jsonify(
-        melds=[format_cards(m) for m in arrangement.melds],
-        deadwood=format_cards(arrangement.deadwood),
-        points=arrangement.points,
-    )
+    return jsonify(arrangement_json(arrangement))
 
 
 @bp.post("/close")

@@ -12,13 +12,12 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select, update
 
+from ..bots import BOTS, bot_turn
 from ..extensions import db
 from ..models import Deal, GameTable, Hand, now
 from ..rules import ChinchonError, parse_card
 from ..rules.game import HandGame, Phase, PlayError
 from ..tables.service import AlreadySaved, HandInput, StaleError, create_table, standing, store_hand
-from .auto import bot_turn
-from .bots import BOTS
 
 
 def rng(*salt: object):

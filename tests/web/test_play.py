@@ -8,7 +8,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Deal, GameTable, Hand, Player
-from companion.play.bots import GoodBot
+from companion.bots import GoodBot
 from companion.rules import parse_card
 from companion.rules.game import HandGame, Phase
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..rules import HandResult, MatchState, Rules
 from ..rules.game import HandGame, Phase, Shuffler
-from .bots import SimpleBot
+from .players import SimpleBot
 
 MAX_TURNS = 400  # a safety net; real hands end long before
 

@@ -1,0 +1,156 @@
+"""The Flask application factory: wires the extensions, blueprints and commands."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask, request
+from werkzeug.exceptions import HTTPException
+
+from . import config, logs
+from .extensions import babel, csrf, db, limiter, migrate
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
+)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app.  ``test_config`` overrides the configuration (tests)."""
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        BABEL_DEFAULT_LOCALE="es",
+        BABEL_TRANSLATION_DIRECTORIES=os.path.join(os.path.dirname(__file__), "translations"),
+        WTF_CSRF_TIME_LIMIT=None,  # a table's page may stay open for a whole evening
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+    )
+    if test_config is None:
+        app.config.from_mapping(config.from_environment(app.instance_path))
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(
+            SECRET_KEY="test",
+            RATELIMIT_ENABLED=False,
+            RATE_LIMIT_API="120 per minute",
+            RATE_LIMIT_WRITES="60 per minute",
+        )
+        app.config.from_mapping(test_config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    if app.config.get("TRUST_PROXY"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        n = app.config["TRUST_PROXY"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
+    logs.init_app(app)
+
+    from .i18n import select_locale
+
+    db.init_app(app)
+    _sqlite_pragmas(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+
+    from .api import bp as api_bp
+    from .main import bp as main_bp
+    from .play import bp as play_bp
+    from .referee import bp as referee_bp
+    from .tables import bp as tables_bp
+
+    csrf.exempt(api_bp)
+    limiter.init_app(app)
+    app.register_blueprint(api_bp)
+    app.register_blueprint(main_bp)
+    app.register_blueprint(tables_bp)
+    app.register_blueprint(referee_bp)
+    app.register_blueprint(play_bp)
+    _errors(app)
+    _security_headers(app)
+    from . import templating
+
+    templating.init_app(app)
+
+    from . import transfer
+
+    transfer.init_app(app)
+
+    @app.cli.command("init-db")
+    def init_db() -> None:
+        """Create or upgrade the database tables (idempotent)."""
+        from flask_migrate import upgrade
+
+        upgrade()
+        print(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
+
+    return app
+
+
+def _sqlite_pragmas(app: Flask) -> None:
+    """SQLite in WAL mode with a busy timeout: several workers on one small
+    server read while one writes, and a writer waits instead of failing."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        return
+    from sqlalchemy import event
+
+    with app.app_context():
+        engine = db.engine
+
+    @event.listens_for(engine, "connect")
+    def pragmas(dbapi_connection, _record):  # pragma: no cover - exercised by every sqlite test
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA busy_timeout = 10000")
+        if (
+            ":memory:" not in app.config["SQLALCHEMY_DATABASE_URI"]
+            and app.config["SQLALCHEMY_DATABASE_URI"] != "sqlite://"
+        ):
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+
+def _errors(app: Flask) -> None:
+    """Routing errors (404, 405) happen before a blueprint is chosen; answer
+    them in JSON for API paths, as a friendly page elsewhere."""
+    from flask import render_template
+    from flask_wtf.csrf import CSRFError
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        from flask_babel import gettext as _
+
+        message = _("This form has expired or was not sent from this app. Reload the page and try again.")
+        return render_template("error.html", code=400, message=message), 400
+
+    @app.errorhandler(429)
+    def too_many(error: HTTPException):
+        from flask_babel import gettext as _
+
+        message = _("Too many requests from this connection; wait a minute and try again.")
+        if request.path.startswith("/api/"):
+            return {"error": message, "field": ""}, 429
+        return render_template("error.html", code=429, message=message), 429
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        if request.path.startswith("/api/"):
+            return {"error": error.description, "field": ""}, error.code
+        return render_template("error.html", code=error.code, message=None), error.code
+
+
+def _security_headers(app: Flask) -> None:
+    @app.after_request
+    def headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        # Table links carry their secret in the URL: never leak it as a referrer.
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        return response
