@@ -14,8 +14,7 @@ import random
 import time
 from collections import Counter
 
-from companion.bots import play_match
-from companion.bots import GoodBot, SimpleBot
+from companion.bots import GoodBot, SimpleBot, play_match
 from companion.rules import get_rules, replay_match
 
 

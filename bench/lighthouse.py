@@ -48,7 +48,7 @@ def seed(database: str) -> tuple[str, str]:
     from companion import create_app
     from companion.extensions import db
     from companion.rules import parse_cards
-    from companion.tables.service import HandInput, create_table, store_hand
+    from companion.scoreboard import HandInput, create_table, store_hand
 
     app = create_app()
     with app.app_context():

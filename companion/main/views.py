@@ -11,18 +11,11 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import or_, select, text
 
+from ..cookies import recent_table_tokens, set_cookie
 from ..extensions import db
 from ..i18n import LANGUAGES
 from ..models import GameTable
 from . import bp
-
-RECENT_COOKIE = "tables"
-
-
-def recent_table_tokens() -> list[str]:
-    """Tables this phone opened, newest first (kept in a cookie, not the server)."""
-    raw = request.cookies.get(RECENT_COOKIE, "")
-    return [t for t in raw.split(".") if t][:8]
 
 
 @bp.get("/")
@@ -108,14 +101,3 @@ def manifest():
 def healthz():
     db.session.execute(text("SELECT 1"))
     return {"status": "ok", "database": current_app.config["SQLALCHEMY_DATABASE_URI"].split(":", 1)[0]}
-
-
-def set_cookie(response, name: str, value: str, days: int):
-    """A long-lived preference cookie: HttpOnly, SameSite=Lax, Secure over HTTPS."""
-    response.set_cookie(name, value, max_age=3600 * 24 * days, samesite="Lax", httponly=True, secure=request.is_secure)
-    return response
-
-
-def remember_table(response, token: str):
-    tokens = [token, *[t for t in recent_table_tokens() if t != token]][:8]
-    return set_cookie(response, RECENT_COOKIE, ".".join(tokens), days=180)

@@ -1,6 +1,6 @@
 """Digital tables: deals stored in the database, actions checked by the engine,
 computer players moving on the server, finished hands written to the same
-scoreboard as physical tables (``tables.service.store_hand``)."""
+scoreboard as physical tables (``scoreboard.store_hand``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ..extensions import db
 from ..models import Deal, GameTable, Hand, now
 from ..rules import ChinchonError, parse_card
 from ..rules.game import HandGame, Phase, PlayError
-from ..tables.service import AlreadySaved, HandInput, StaleError, create_table, standing, store_hand
+from ..scoreboard import AlreadySaved, HandInput, StaleError, create_table, standing, store_hand
 
 
 def rng(*salt: object):

@@ -8,15 +8,15 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import select
 from wtforms import FieldList, RadioField, SelectChoice, SelectField
 
+from ..access import load
+from ..cookies import remember_table
 from ..extensions import db
+from ..forms import MAX_PLAYERS, TableForm, table_problem
 from ..i18n import error_text
-from ..main.views import remember_table
 from ..models import Deal, GameTable, Player
 from ..rules import ChinchonError
 from ..rules.game import Phase, PlayError
-from ..tables.forms import MAX_PLAYERS, TableForm
-from ..tables.service import StaleError, standing
-from ..tables.views import load, table_problem
+from ..scoreboard import StaleError, standing
 from ..templating import render_page
 from . import bp
 from .service import (

@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 from ..grid import GridView, Tab, read_tokens
 from ..models import Hand
 from ..rules import Card, ChinchonError, parse_card
-from .service import HandInput, Standing
+from ..scoreboard import HandInput, Standing
 
 DISCARD = "d"
 

@@ -9,20 +9,16 @@ import io
 import segno
 from flask import Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlalchemy import or_, select
 
+from ..access import load, owned, writable
+from ..cookies import remember_table, set_cookie
 from ..extensions import db
+from ..forms import TableForm, table_problem
 from ..i18n import error_text
-from ..main.views import remember_table, set_cookie
 from ..models import GameTable
 from ..rules import ChinchonError, MatchError, get_rules
 from ..rules.variants import PRESETS
-from ..templating import render_page
-from . import bp
-from .charts import totals_chart
-from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to_input
-from .forms import TableForm
-from .service import (
+from ..scoreboard import (
     AlreadySaved,
     StaleError,
     create_table,
@@ -33,52 +29,13 @@ from .service import (
     store_hand,
     undo_last,
 )
-
-ROLES = ("owner", "player", "watch")
-
-
-def load(token: str) -> tuple[GameTable, str]:
-    """The table behind a link, and what the link allows."""
-    table = db.session.scalar(
-        select(GameTable).where(
-            or_(GameTable.player_token == token, GameTable.owner_token == token, GameTable.watch_token == token)
-        )
-    )
-    if table is None:
-        abort(404)
-    role = "owner" if token == table.owner_token else "player" if token == table.player_token else "watch"
-    return table, role
-
-
-def writable(token: str, *, by_hand: bool = False) -> tuple[GameTable, str]:
-    """A link that may write; ``by_hand`` writes (entering, correcting or undoing
-    hands) are for physical tables: a digital table's hands come from play."""
-    table, role = load(token)
-    if role == "watch" or (by_hand and table.kind == "digital"):
-        abort(403)
-    return table, role
+from ..templating import render_page
+from . import bp
+from .charts import totals_chart
+from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to_input
 
 
 # -- creating ------------------------------------------------------------------------
-def table_problem(form: TableForm, names: list[str]) -> tuple[str, str] | None:
-    """What is wrong with a new table's players and rules: ``(field, message)``."""
-    if len(names) < 2:
-        return "players", _("Add at least two players.")
-    if len({n.casefold() for n in names}) != len(names):
-        return "players", _("Two players have the same name; give each a different one.")
-    if int(form.first_dealer.data) >= len(names):
-        return "first_dealer", _("The first dealer must be one of the players.")
-    try:
-        rules = get_rules(form.preset.data, **form.overrides())
-    except ChinchonError as error:
-        return error.field.removeprefix("rules."), error_text(error)
-    if not rules.min_players <= len(names) <= rules.max_players:
-        return "players", _(
-            "These rules are for %(low)s to %(high)s players.", low=rules.min_players, high=rules.max_players
-        )
-    return None
-
-
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new_table():
     form = TableForm()
@@ -360,13 +317,6 @@ def history_csv(token: str):
 
 
 # -- the owner's link: change the rules, delete the table --------------------------------------
-def owned(token: str) -> GameTable:
-    table, role = load(token)
-    if role != "owner":
-        abort(403)
-    return table
-
-
 @bp.route("/t/<token>/settings", methods=["GET", "POST"])
 def settings(token: str):
     table = owned(token)

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.bots import play_hand, play_match
-from companion.bots import GoodBot, SimpleBot
+from companion.bots import GoodBot, SimpleBot, play_hand, play_match
 from companion.rules import JOKER, get_rules, parse_card, parse_cards, replay_match
 from companion.rules.game import HandGame, Phase, PlayError
 

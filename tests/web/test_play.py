@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from companion.bots import GoodBot
 from companion.extensions import db
 from companion.models import Deal, GameTable, Hand, Player
-from companion.bots import GoodBot
 from companion.rules import parse_card
 from companion.rules.game import HandGame, Phase
 

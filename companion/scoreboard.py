@@ -15,10 +15,10 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
-from ..i18n import reason_text
-from ..models import Entry, GameTable, Hand, Player, Reentry, now
-from ..rules import (
+from .extensions import db
+from .i18n import reason_text
+from .models import Entry, GameTable, Hand, Player, Reentry, now
+from .rules import (
     Card,
     ChinchonError,
     HandResult,
@@ -28,8 +28,8 @@ from ..rules import (
     format_cards,
     settle_hand,
 )
-from ..rules.close import chinchon_score, max_hand_points, possible_closer_scores
-from ..rules.variants import AUTO
+from .rules.close import chinchon_score, max_hand_points, possible_closer_scores
+from .rules.variants import AUTO
 
 
 class StaleError(Exception):
@@ -57,7 +57,7 @@ def create_table(
 ) -> GameTable:
     """A new table; ``decks: "auto"`` is fixed now from the number of players,
     since the pack on the table does not change when players go out."""
-    from ..rules import get_rules
+    from .rules import get_rules
 
     rules = get_rules(preset, **overrides)
     MatchState.start(players, rules)  # validates the player list against the rules

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -15,6 +16,9 @@ from wtforms import (
     StringField,
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from .i18n import error_text
+from .rules import ChinchonError, get_rules
 
 MAX_PLAYERS = 8
 
@@ -108,3 +112,22 @@ class TableForm(FlaskForm):
         if self.stake.data:
             options["stake"] = str(self.stake.data)
         return options
+
+
+def table_problem(form: TableForm, names: list[str]) -> tuple[str, str] | None:
+    """What is wrong with a new table's players and rules: ``(field, message)``."""
+    if len(names) < 2:
+        return "players", _("Add at least two players.")
+    if len({n.casefold() for n in names}) != len(names):
+        return "players", _("Two players have the same name; give each a different one.")
+    if int(form.first_dealer.data) >= len(names):
+        return "first_dealer", _("The first dealer must be one of the players.")
+    try:
+        rules = get_rules(form.preset.data, **form.overrides())
+    except ChinchonError as error:
+        return error.field.removeprefix("rules."), error_text(error)
+    if not rules.min_players <= len(names) <= rules.max_players:
+        return "players", _(
+            "These rules are for %(low)s to %(high)s players.", low=rules.min_players, high=rules.max_players
+        )
+    return None
