@@ -43,6 +43,6 @@ clean:
 # into every language, translate the new entries, then compile.
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 -k lazy_pgettext:1c,2 -k _lp:1c,2 -k pgettext:1c,2 \
-		--no-location --sort-output -o companion/translations/messages.pot .
-	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching --omit-header
+		--no-location --no-wrap --sort-output -o companion/translations/messages.pot .
+	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching --no-wrap
 	$(BIN)/pybabel compile -d companion/translations

@@ -1,8 +1,7 @@
-"""Forms for creating a table.  Every label and explanation is translatable."""
+"""Forms for creating a table and changing its settings.  Every label is translatable."""
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -16,11 +15,15 @@ from wtforms import (
     StringField,
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.widgets import HiddenInput
 
-from .i18n import error_text
-from .rules import ChinchonError, get_rules
+from .messages import FormError, error_text
+from .rules import ChinchonError, Rules, get_rules
+from .rules.match import verify_players
+from .scoreboard import ScoreError
 
 MAX_PLAYERS = 8
+MAX_TARGET = 10000
 
 PRESET_CHOICES = [
     SelectChoice("classic", _l("Classic (German rules): close with one loose card worth 4 or less")),
@@ -68,7 +71,7 @@ class TableForm(FlaskForm):
     target = IntegerField(
         _l("A player is out over"),
         default=100,
-        validators=[InputRequired(), NumberRange(min=1, max=10000)],
+        validators=[InputRequired(), NumberRange(min=1, max=MAX_TARGET)],
         description=_l("Usually 100; short matches play to 70 or 50."),
     )
     deck = SelectField(_l("Cards"), choices=DECK_CHOICES, default="")
@@ -114,20 +117,36 @@ class TableForm(FlaskForm):
         return options
 
 
-def table_problem(form: TableForm, names: list[str]) -> tuple[str, str] | None:
-    """What is wrong with a new table's players and rules: ``(field, message)``."""
-    if len(names) < 2:
-        return "players", _("Add at least two players.")
-    if len({n.casefold() for n in names}) != len(names):
-        return "players", _("Two players have the same name; give each a different one.")
-    if int(form.first_dealer.data) >= len(names):
-        return "first_dealer", _("The first dealer must be one of the players.")
+class SettingsForm(FlaskForm):
+    """The owner's settings: what may change mid-match (bounded like :class:`TableForm`)."""
+
+    version = IntegerField(validators=[InputRequired()], widget=HiddenInput())
+    name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
+    target = IntegerField(_l("A player is out over"), validators=[InputRequired(), NumberRange(min=1, max=MAX_TARGET)])
+    reentries = SelectField(_l("Re-entry (reenganche)"), choices=REENTRY_CHOICES[1:])
+
+    @classmethod
+    def of(cls, table_name: str, rules: Rules, version: int) -> SettingsForm:
+        reentries = "unlimited" if rules.reentries is None else str(rules.reentries)
+        if reentries not in dict(REENTRY_CHOICES):
+            reentries = "unlimited"
+        return cls(formdata=None, version=version, name=table_name, target=rules.target, reentries=reentries)
+
+    def overrides(self) -> dict[str, object]:
+        value = self.reentries.data
+        return {"target": self.target.data, "reentries": None if value == "unlimited" else int(value)}
+
+
+def table_problem(form: TableForm, names: list[str]) -> FormError | None:
+    """What is wrong with a new table's players and rules (the engine decides)."""
     try:
         rules = get_rules(form.preset.data, **form.overrides())
     except ChinchonError as error:
-        return error.field.removeprefix("rules."), error_text(error)
-    if not rules.min_players <= len(names) <= rules.max_players:
-        return "players", _(
-            "These rules are for %(low)s to %(high)s players.", low=rules.min_players, high=rules.max_players
-        )
+        return FormError(error.field.removeprefix("rules."), error_text(error))
+    try:
+        verify_players(names, rules)
+    except ChinchonError as error:
+        return FormError.of(error)
+    if int(form.first_dealer.data) >= len(names):
+        return FormError("first_dealer", error_text(ScoreError("first_dealer")))
     return None

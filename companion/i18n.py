@@ -14,8 +14,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
 
-from .rules import DECKS, JOKER, Card, ChinchonError
-from .rules.close import Reason
+from .rules import DECKS, JOKER, Card
 
 LANGUAGES = {"es": "Español", "en": "English", "de": "Deutsch", "it": "Italiano", "sv": "Svenska"}
 DEFAULT_LANGUAGE = "es"
@@ -89,56 +88,5 @@ def card_label(card: Card, deck_name: str, style: str) -> str:
     return rank + (FRENCH_MARK[card.suit.value] if style == "french" else "")
 
 
-# -- reasons and errors ------------------------------------------------------------
-def reason_text(reason: Reason | None) -> str:
-    if reason is None:
-        return ""
-    p = reason.params
-    match reason.code:
-        case "first_round":
-            return _("Nobody may close before every player has had a turn (first round).")
-        case "one_card_many":
-            return _(
-                "%(count)s loose cards worth %(points)s; these rules allow at most one loose card worth %(max)s or less.",
-                **p,
-            )
-        case "one_card_high":
-            return _("The loose card is worth %(points)s; these rules allow one loose card worth %(max)s or less.", **p)
-        case "points_high":
-            return _("The loose cards are worth %(points)s; these rules allow at most %(max)s points.", **p)
-    return reason.text
-
-
-def error_text(error: ChinchonError) -> str:
-    """An engine error in the table's language (the English text as a fallback)."""
-    p = error.params
-    match error.code, p:
-        case "card", {"token": token, "deck": deck} if "copies" not in p:
-            return _("%(card)s is not in the %(deck)s deck.", card=token, deck=deck)
-        case "card", {"token": "*", "copies": copies}:
-            return _("Only %(count)s jokers in the pack; this is one too many.", count=copies)
-        case "card", {"token": token, "copies": 1}:
-            return _("%(card)s appears twice, but the pack has only one.", card=token)
-        case "card", {"token": token, "copies": copies}:
-            return _("%(card)s appears more often than the pack has (%(count)s).", card=token, count=copies)
-        case "card", {"token": "*"}:
-            return _("These rules play without jokers.")
-        case "card", {"token": token}:
-            return _("'%(card)s' is not a card.", card=token)
-        case "count", {"count": count}:
-            return _("Wrong number of cards: %(count)s.", count=count)
-    return error.message
-
-
-def refusal_text(refused) -> str:
-    """Why a lay-off that fits is refused (a RefusedLayoff), translated."""
-    match refused.rule:
-        case "no_layoffs":
-            return _("these rules allow no laying off.")
-        case "full_close":
-            return _("nobody lays off onto the melds of a closer who had all seven combined.")
-        case "closer_only":
-            return _("these rules allow laying off only onto the closer's melds.")
-        case "run_limit":
-            return _("with two decks at most %(limit)s card may be added to one run in a turn.", limit=refused.limit)
-    return refused.text
+# The sentences for engine refusals live in companion/messages.py.
+from .messages import error_text, reason_text, refusal_text  # noqa: E402,F401

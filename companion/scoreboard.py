@@ -1,22 +1,22 @@
 """Scorekeeping for physical tables: every number comes from the rules engine.
 
-The views call these functions; each write is one transaction that first
-claims the table's next version (a stale form loses) and records the form's
-one-time submission id (a replayed form stores nothing twice).
+The views call these functions inside :func:`transaction`: a write first
+checks the form's one-time submission id (a replayed form stores nothing
+twice), builds its rows, then claims the table's next version (a stale form
+loses).  Refusals are :class:`ScoreError` codes; companion/messages.py words them.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from .extensions import db
-from .i18n import reason_text
 from .models import Entry, GameTable, Hand, Player, Reentry, now
 from .rules import (
     Card,
@@ -26,9 +26,11 @@ from .rules import (
     MatchState,
     Rules,
     format_cards,
+    get_rules,
     settle_hand,
 )
 from .rules.close import chinchon_score, max_hand_points, possible_closer_scores
+from .rules.match import clean_name
 from .rules.variants import AUTO
 
 
@@ -38,6 +40,43 @@ class StaleError(Exception):
 
 class AlreadySaved(Exception):
     """This exact form was already stored (a retry or a double tap)."""
+
+
+class ScoreError(ChinchonError):
+    """A scoreboard write the match does not allow; ``params["key"]`` says which."""
+
+    code = "score"
+
+    def __init__(self, key: str, field: str = "", **params: object) -> None:
+        super().__init__(f"Refused: {key}.", field, key=key, **params)
+
+    def at(self, field: str) -> ScoreError:
+        params = {k: v for k, v in self.params.items() if k != "key"}
+        return ScoreError(self.params["key"], field, **params)
+
+
+@contextmanager
+def transaction() -> Iterator[None]:
+    """One write: committed whole, or rolled back whole on any error."""
+    try:
+        yield
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.commit()
+
+
+def claim_version(table: GameTable, version: int | None) -> None:
+    """Take the table's next version, or :class:`StaleError` if another write came first."""
+    if version is None or not table.bump(version):
+        raise StaleError
+
+
+def check_new_submission(model: type[Hand] | type[Reentry], table: GameTable, submission: str) -> None:
+    """A submission id is stored once per table; seeing it again means a replayed form."""
+    seen = select(model.id).where(model.table_id == table.id, model.submission == submission)
+    if table.id is not None and db.session.scalar(seen) is not None:
+        raise AlreadySaved
 
 
 def new_token() -> str:
@@ -57,9 +96,9 @@ def create_table(
 ) -> GameTable:
     """A new table; ``decks: "auto"`` is fixed now from the number of players,
     since the pack on the table does not change when players go out."""
-    from .rules import get_rules
-
     rules = get_rules(preset, **overrides)
+    if not 0 <= first_dealer < len(players):
+        raise ScoreError("first_dealer", "first_dealer")
     MatchState.start(players, rules)  # validates the player list against the rules
     options = dict(overrides)
     if rules.decks == AUTO:
@@ -75,10 +114,23 @@ def create_table(
         first_dealer=first_dealer,
         rematch_of_id=rematch_of.id if rematch_of else None,
     )
-    table.players = [Player(seat=i, name=n.strip()) for i, n in enumerate(players)]
+    table.players = [Player(seat=i, name=clean_name(n)) for i, n in enumerate(players)]
     db.session.add(table)
-    db.session.commit()
     return table
+
+
+def change_settings(table: GameTable, version: int | None, name: str, overrides: Mapping[str, object]) -> None:
+    """New rules mid-match (inside :func:`transaction`): refused when the hands
+    already played would no longer replay under them."""
+    options = {**table.overrides, **overrides}
+    get_rules(table.preset, **options)
+    table.overrides = options
+    try:
+        standing(table)
+    except MatchError as error:
+        raise ScoreError("rules_history", "target", reason=error.message) from None
+    table.name = clean_name(name)
+    claim_version(table, version)
 
 
 # -- where the match stands -------------------------------------------------------
@@ -244,52 +296,39 @@ def check_points(standing_: Standing, data: HandInput) -> None:
     most = max_hand_points(rules)
     for seat in standing_.seats_in:
         if seat not in data.points:
-            raise ChinchonError(_("Every player still in needs points."), f"points[{seat}]")
+            raise ScoreError("points_missing", f"points[{seat}]")
         value = data.points[seat]
         if seat == data.closer:
             if value not in possible:
-                shown = ", ".join(str(v) for v in sorted(possible))
-                raise ChinchonError(
-                    _(
-                        "A closer cannot score %(value)s under these rules; possible: %(shown)s.",
-                        value=value,
-                        shown=shown,
-                    ),
-                    f"points[{seat}]",
-                )
+                raise ScoreError("closer_points", f"points[{seat}]", value=value, possible=sorted(possible))
         elif value < 0 or value > most:
-            raise ChinchonError(
-                _("%(value)s points is not possible for a player who did not close.", value=value), f"points[{seat}]"
-            )
+            raise ScoreError("points_impossible", f"points[{seat}]", value=value)
     if data.chinchon and data.points[data.closer] != chinchon_score(rules):
-        raise ChinchonError(
-            _("A Chinchón is an all-combined close; its score does not match."), f"points[{data.closer}]"
-        )
+        raise ScoreError("chinchon_points", f"points[{data.closer}]")
 
 
 def store_hand(
     table: GameTable,
-    version: int,
+    version: int | None,
     submission: str,
     data: HandInput,
     *,
     replaces: Hand | None = None,
-    commit: bool = True,
 ) -> Hand:
-    """Store one hand (or the new version of an edited one) in one transaction.
+    """Store one hand (or the new version of an edited one); call it inside
+    :func:`transaction`.
 
     Raises :class:`AlreadySaved` for a replayed form, :class:`StaleError` when
     the table changed since the form was shown, :class:`ChinchonError` when the
     hand (or, for an edit, the replay of every later hand) breaks the rules.
     """
-    if db.session.scalar(select(Hand.id).where(Hand.submission == submission)) is not None:
-        raise AlreadySaved
+    check_new_submission(Hand, table, submission)
     current = standing(table)
     if replaces is None and current.state.finished:
-        raise ChinchonError(_("The match is over; start a rematch to play on."), "closer")
+        raise ScoreError("match_over", "closer")
     before = standing_before(table, replaces) if replaces else current
     if data.closer not in before.seats_in:
-        raise ChinchonError(_("The closer must be a player still in."), "closer")
+        raise ScoreError("closer_out", "closer")
     hand = Hand(
         number=replaces.number if replaces else current.next_number,
         mode=data.mode,
@@ -299,65 +338,65 @@ def store_hand(
         submission=submission,
     )
     if data.mode == "cards":
-        result = settle(before, data)
-        if not result.legal:
-            raise ChinchonError(
-                _("%(name)s cannot close.", name=table.names[data.closer]) + " " + reason_text(result.verdict.why),
-                "closer",
-            )
-        hand.discard = str(result.discard) if result.discard is not None else None
-        hand.chinchon = result.chinchon
-        hand.wins_match = result.wins_match
-        for seat, r in zip(before.seats_in, result.results or (), strict=True):
-            held = data.cards.get(seat, [])
-            if seat == data.closer and data.discard is not None:
-                held = [*held, data.discard]  # the closer's entry keeps all eight cards
-            hand.entries.append(
-                Entry(
-                    seat=seat,
-                    cards=" ".join(format_cards(held)),
-                    melds=[format_cards(m) for m in r.melds],
-                    layoffs=[
-                        {"card": str(x.card), "seat": before.seats_in[x.player], "meld": x.meld} for x in r.layoffs
-                    ],
-                    deadwood=" ".join(format_cards(r.deadwood)),
-                    points=r.points,
-                    choice=data.choices.get(seat, 0),
-                )
-            )
+        _score_cards(hand, before, data)
     else:
-        check_points(before, data)
-        hand.chinchon = data.chinchon
-        hand.wins_match = data.chinchon and before.rules.chinchon_wins_match
-        hand.entries = [Entry(seat=s, points=data.points[s]) for s in before.seats_in]
-    if not table.bump(version):
-        db.session.rollback()
-        raise StaleError
+        _score_points(hand, before, data)
+    claim_version(table, version)
     table.hands.append(hand)
     try:
         db.session.flush()
-        if replaces is not None:
-            replaces.replaced_by_id = hand.id
-            _void_broken_reentries(table)
-            standing(table)  # every later hand must still replay under the rules
-        else:
-            for _source, event in events_of(table, [hand], []):
-                current.state.apply(event)  # the new hand continues the match as it stood
-    except MatchError as error:
-        db.session.rollback()
-        raise ChinchonError(
-            _(
-                "With this change a later hand no longer fits the rules (%(reason)s). Undo the later hands first.",
-                reason=error.message,
-            ),
-            "closer",
-        ) from None
     except IntegrityError:
-        db.session.rollback()
-        raise AlreadySaved from None
-    if commit:
-        db.session.commit()
+        raise AlreadySaved from None  # the same form, saved by a concurrent request
+    if replaces is None:
+        for _source, event in events_of(table, [hand], []):
+            current.state.apply(event)  # the new hand continues the match as it stood
+    else:
+        replaces.replaced_by_id = hand.id
+        _replay_after_edit(table)
     return hand
+
+
+def _score_cards(hand: Hand, before: Standing, data: HandInput) -> None:
+    """The engine settles the hand from everybody's cards: one entry row per player still in."""
+    result = settle(before, data)
+    if not result.legal:
+        raise ScoreError("cannot_close", "closer", name=before.table.names[data.closer], why=result.verdict.why)
+    hand.discard = str(result.discard) if result.discard is not None else None
+    hand.chinchon = result.chinchon
+    hand.wins_match = result.wins_match
+    for seat, r in zip(before.seats_in, result.results or (), strict=True):
+        held = data.cards.get(seat, [])
+        if seat == data.closer and data.discard is not None:
+            held = [*held, data.discard]  # the closer's entry keeps all eight cards
+        hand.entries.append(
+            Entry(
+                seat=seat,
+                cards=" ".join(format_cards(held)),
+                melds=[format_cards(m) for m in r.melds],
+                layoffs=[{"card": str(x.card), "seat": before.seats_in[x.player], "meld": x.meld} for x in r.layoffs],
+                deadwood=" ".join(format_cards(r.deadwood)),
+                points=r.points,
+                choice=data.choices.get(seat, 0),
+            )
+        )
+
+
+def _score_points(hand: Hand, before: Standing, data: HandInput) -> None:
+    """Typed points, checked against what the rules make possible."""
+    check_points(before, data)
+    hand.chinchon = data.chinchon
+    hand.wins_match = data.chinchon and before.rules.chinchon_wins_match
+    hand.entries = [Entry(seat=s, points=data.points[s]) for s in before.seats_in]
+
+
+def _replay_after_edit(table: GameTable) -> None:
+    """After an edit, re-entries the rules no longer allow are undone, and every
+    later hand must still replay under the rules."""
+    try:
+        _void_broken_reentries(table)
+        standing(table)
+    except MatchError as error:
+        raise ScoreError("later_hand", "closer", reason=error.message) from None
 
 
 def standing_before(table: GameTable, hand: Hand) -> Standing:
@@ -378,32 +417,27 @@ def _void_broken_reentries(table: GameTable) -> list[Reentry]:
     return voided
 
 
-def reenter(table: GameTable, version: int, submission: str, seat: int) -> Reentry:
-    if db.session.scalar(select(Reentry.id).where(Reentry.submission == submission)) is not None:
-        raise AlreadySaved
+def reenter(table: GameTable, version: int | None, submission: str, seat: int) -> Reentry:
+    """Buy a player back in (inside :func:`transaction`)."""
+    check_new_submission(Reentry, table, submission)
     current = standing(table)
     if not 0 <= seat < len(table.players):
-        raise ChinchonError(_("Unknown player."), "seat")
+        raise ScoreError("unknown_player", "seat")
     current.state.verify_reentry(table.names[seat])
-    if not table.bump(version):
-        db.session.rollback()
-        raise StaleError
+    claim_version(table, version)
     entry = Reentry(after_hand=current.last_number, seat=seat, submission=submission)
     table.reentries.append(entry)
-    db.session.commit()
     return entry
 
 
-def undo_last(table: GameTable, version: int) -> str:
+def undo_last(table: GameTable, version: int | None) -> str:
     """Undo the most recent action (a re-entry, or else the last hand)."""
     current = standing(table)
     last_reentries = [r for r in table.active_reentries() if r.after_hand == current.last_number]
     hands = table.active_hands()
     if not last_reentries and not hands:
-        raise ChinchonError(_("There is nothing to undo yet."), "undo")
-    if not table.bump(version):
-        db.session.rollback()
-        raise StaleError
+        raise ScoreError("nothing_to_undo", "undo")
+    claim_version(table, version)
     stamp = now()
     if last_reentries:
         undone = max(last_reentries, key=lambda r: r.id)
@@ -412,5 +446,4 @@ def undo_last(table: GameTable, version: int) -> str:
     else:
         hands[-1].undone_at = stamp
         what = "hand"
-    db.session.commit()
     return what

@@ -107,7 +107,7 @@ def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int]
         return
     db.session.flush()
     try:
-        hand = store_hand(table, table.version, f"deal-{deal.id}", hand_input(deal, game, choices), commit=False)
+        hand = store_hand(table, table.version, f"deal-{deal.id}", hand_input(deal, game, choices))
     except AlreadySaved:
         return
     deal.hand_id = hand.id
@@ -142,7 +142,7 @@ def choose_arrangement(table: GameTable, deal: Deal, engine_seat: int, version: 
     old = db.session.get(Hand, deal.hand_id)
     data = hand_input(deal, game)
     data.choices = by_table_seat
-    hand = store_hand(table, table.version, f"deal-{deal.id}-v{deal.version}", data, replaces=old, commit=False)
+    hand = store_hand(table, table.version, f"deal-{deal.id}-v{deal.version}", data, replaces=old)
     deal.hand_id = hand.id
     db.session.commit()
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -118,25 +119,34 @@ class MatchState:
 
     # -- reenganche -------------------------------------------------------------
     def verify_reentry(self, name: str) -> None:
+        """Refusals carry ``key`` (and the numbers) so a front end can word them."""
         rules = self.rules
         if self.finished:
-            raise MatchError("The match is already over.")
+            raise MatchError("The match is already over.", player=str(name), key="finished")
         if name not in self.totals:
-            raise MatchError(f"{name!r} is not a player in this match.", player=str(name))
+            raise MatchError(f"{name!r} is not a player in this match.", player=str(name), key="not_player")
         if name not in self.out:
-            raise MatchError(f"{name} is still in the game.", player=name)
+            raise MatchError(f"{name} is still in the game.", player=name, key="still_in")
         if name not in self.just_out:
-            raise MatchError(f"{name} can only buy back in right after the hand in which they went out.", player=name)
+            raise MatchError(
+                f"{name} can only buy back in right after the hand in which they went out.", player=name, key="too_late"
+            )
         if rules.reentries is not None and self.reentries[name] >= rules.reentries:
             if rules.reentries == 0:
-                raise MatchError("These rules allow no re-entry.", player=name)
+                raise MatchError("These rules allow no re-entry.", player=name, key="no_reentry")
             raise MatchError(
-                f"{name} has already bought back in {self.reentries[name]} time(s), the limit.", player=name
+                f"{name} has already bought back in {self.reentries[name]} time(s), the limit.",
+                player=name,
+                key="reentries_used",
+                count=rules.reentries,
             )
         if len(self.still_in) < rules.reentry_min_players:
             raise MatchError(
                 f"Re-entry needs at least {rules.reentry_min_players} players still in; only {len(self.still_in)} are.",
                 player=name,
+                key="min_players",
+                count=rules.reentry_min_players,
+                left=len(self.still_in),
             )
 
     def can_reentry(self, name: str) -> bool:
@@ -192,16 +202,37 @@ class MatchState:
         }
 
 
+def clean_name(name: str) -> str:
+    """A player's name as stored: NFC, invisible characters (zero-width spaces,
+    joiners, bidi marks) removed, inner spaces collapsed."""
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(ch for ch in name if unicodedata.category(ch) not in _INVISIBLE)
+    return " ".join(name.split())
+
+
+def name_key(name: str) -> str:
+    """Two names are the same player when their keys are equal ("Ana", "ana", "Ana\u200b")."""
+    return clean_name(name).casefold()
+
+
+_INVISIBLE = {"Cf", "Cc", "Cs", "Co", "Cn"}
+
+
 def verify_players(names: Sequence[Any], rules: Rules) -> None:
     if not rules.min_players <= len(names) <= rules.max_players:
         raise CountError(
-            f"These rules are for {rules.min_players} to {rules.max_players} players; got {len(names)}.", "players"
+            f"These rules are for {rules.min_players} to {rules.max_players} players; got {len(names)}.",
+            "players",
+            key="players_count",
+            count=len(names),
+            low=rules.min_players,
+            high=rules.max_players,
         )
     for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise ChinchonError("Each player needs a name.", "players")
-    if len(set(names)) != len(names):
-        raise ChinchonError("Two players have the same name; give each a different one.", "players")
+        if not isinstance(name, str) or not clean_name(name):
+            raise ChinchonError("Each player needs a name.", "players", key="name_missing")
+    if len({name_key(n) for n in names}) != len(names):
+        raise ChinchonError("Two players have the same name; give each a different one.", "players", key="name_twice")
 
 
 def replay_match(players: Sequence[str], events: Sequence[Any] | None, rules: Rules) -> MatchState:

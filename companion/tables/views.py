@@ -13,20 +13,21 @@ from flask_babel import gettext as _
 from ..access import load, owned, writable
 from ..cookies import remember_table, set_cookie
 from ..extensions import db
-from ..forms import TableForm, table_problem
-from ..i18n import error_text
-from ..models import GameTable
-from ..rules import ChinchonError, MatchError, get_rules
+from ..forms import SettingsForm, TableForm, table_problem
+from ..messages import FormError, error_text, stale_text
+from ..rules import ChinchonError
 from ..rules.variants import PRESETS
 from ..scoreboard import (
     AlreadySaved,
     StaleError,
+    change_settings,
     create_table,
     reenter,
     settle,
     standing,
     standing_before,
     store_hand,
+    transaction,
     undo_last,
 )
 from ..templating import render_page
@@ -44,21 +45,21 @@ def new_table():
         names = form.player_names()
         problem = table_problem(form, names)
         if problem is None:
-            table = create_table(
-                name=form.name.data or "",
-                preset=form.preset.data,
-                overrides=form.overrides(),
-                players=names,
-                first_dealer=int(form.first_dealer.data),
-                suit_style=form.suit_style.data,
-            )
+            with transaction():
+                table = create_table(
+                    name=form.name.data or "",
+                    preset=form.preset.data,
+                    overrides=form.overrides(),
+                    players=names,
+                    first_dealer=int(form.first_dealer.data),
+                    suit_style=form.suit_style.data,
+                )
             response = redirect(url_for("tables.scoreboard", token=table.owner_token))
             remember_table(response, table.owner_token)
             kept = list(dict.fromkeys([*names, *recent]))[:16]
             return set_cookie(response, "names", "|".join(kept), days=365)
-        field, message = problem
-        target = getattr(form, field, None) or form.players
-        target.errors = [*target.errors, message] if isinstance(target.errors, list) else [message]
+        target = getattr(form, problem.field, None) or form.players
+        target.errors = [*target.errors, problem.message] if isinstance(target.errors, list) else [problem.message]
     status = 400 if request.method == "POST" else 200
     if (
         request.method == "GET"
@@ -100,42 +101,16 @@ def reentry(token: str):
         flash(_("That request was incomplete; nothing was changed."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     try:
-        reenter(table, version, submission, seat)
+        with transaction():
+            reenter(table, version, submission, seat)
         flash(_("%(name)s is back in the game.", name=table.names[seat]), "ok")
     except AlreadySaved:
         flash(_("That re-entry was already recorded."), "ok")
     except StaleError:
-        flash(
-            _("Someone else changed this table a moment ago; here is the current score. Nothing was changed."), "error"
-        )
-    except MatchError as error:
-        db.session.rollback()
-        flash(_("Re-entry refused: %(reason)s", reason=reentry_reason(table, seat, error)), "error")
-    except ChinchonError:
-        db.session.rollback()
-        flash(_("Unknown player."), "error")
+        flash(stale_text(), "error")
+    except ChinchonError as error:
+        flash(_("Re-entry refused: %(reason)s", reason=error_text(error)), "error")
     return redirect(url_for("tables.scoreboard", token=token)), 303
-
-
-def reentry_reason(table: GameTable, seat: int, error: MatchError) -> str:
-    rules = table.rules
-    current = standing(table)
-    if current.state.finished:
-        return _("the match is over.")
-    name = table.names[seat]
-    if name not in current.state.out:
-        return _("%(name)s is still in the game.", name=name)
-    if name not in current.state.just_out:
-        return _("a player can only buy back in right after the hand in which they went out.")
-    if rules.reentries is not None and current.state.reentries[name] >= rules.reentries:
-        return _("%(name)s has used the re-entries these rules allow (%(count)s).", name=name, count=rules.reentries)
-    if len(current.state.still_in) < rules.reentry_min_players:
-        return _(
-            "re-entry needs at least %(count)s players still in; only %(left)s are.",
-            count=rules.reentry_min_players,
-            left=len(current.state.still_in),
-        )
-    return error.message
 
 
 @bp.post("/t/<token>/undo")
@@ -143,14 +118,13 @@ def undo(token: str):
     table, _role = writable(token, by_hand=True)
     version = request.form.get("version", type=int)
     try:
-        what = undo_last(table, version if version is not None else -1)
+        with transaction():
+            what = undo_last(table, version)
         flash(_("Re-entry undone.") if what == "reentry" else _("Last hand undone. It stays in the history."), "ok")
     except StaleError:
-        flash(
-            _("Someone else changed this table a moment ago; here is the current score. Nothing was undone."), "error"
-        )
-    except ChinchonError:
-        flash(_("There is nothing to undo yet."), "error")
+        flash(stale_text(), "error")
+    except ChinchonError as error:
+        flash(error_text(error), "error")
     return redirect(url_for("tables.scoreboard", token=token)), 303
 
 
@@ -161,15 +135,16 @@ def rematch(token: str):
     if not current.state.finished:
         flash(_("The match is still going on."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
-    new = create_table(
-        name=table.name,
-        preset=table.preset,
-        overrides={k: v for k, v in table.overrides.items()},
-        players=table.names,
-        first_dealer=(table.first_dealer + 1) % len(table.players),
-        suit_style=table.suit_style,
-        rematch_of=table,
-    )
+    with transaction():
+        new = create_table(
+            name=table.name,
+            preset=table.preset,
+            overrides={k: v for k, v in table.overrides.items()},
+            players=table.names,
+            first_dealer=(table.first_dealer + 1) % len(table.players),
+            suit_style=table.suit_style,
+            rematch_of=table,
+        )
     response = redirect(url_for("tables.scoreboard", token=new.owner_token))
     remember_table(response, new.owner_token)
     return response, 303
@@ -184,6 +159,8 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
     if state.closer is not None and state.mode == "cards":
         result, missing = preview(current, state)
         problem = problem or missing
+    if isinstance(problem, ChinchonError):
+        problem = FormError.of(problem)
     context = dict(
         table=table,
         token=token,
@@ -223,7 +200,8 @@ def preview(current, state: EntryState):
 def _save(table, token, current, state, *, replaces=None):
     try:
         data = to_input(state, current)
-        hand = store_hand(table, state.version, state.submission, data, replaces=replaces)
+        with transaction():
+            hand = store_hand(table, state.version, state.submission, data, replaces=replaces)
     except AlreadySaved:
         flash(_("This hand was already saved."), "ok")
         return redirect(url_for("tables.scoreboard", token=token)), 303
@@ -236,7 +214,6 @@ def _save(table, token, current, state, *, replaces=None):
         )
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except ChinchonError as error:
-        db.session.rollback()
         return _entry_page(
             table, token, current, state, error=error, hand_number=replaces.number if replaces else None, status=400
         )
@@ -320,48 +297,23 @@ def history_csv(token: str):
 @bp.route("/t/<token>/settings", methods=["GET", "POST"])
 def settings(token: str):
     table = owned(token)
-    error = None
-    if request.method == "POST":
-        version = request.form.get("version", type=int)
-        options = dict(table.overrides)
+    form = SettingsForm() if request.method == "POST" else SettingsForm.of(table.name, table.rules, table.version)
+    if request.method == "POST" and form.validate():
         try:
-            target = int(request.form.get("target", ""))
-        except ValueError:
-            target = 0
-        reentries = request.form.get("reentries", "")
-        options["target"] = target
-        if reentries == "unlimited":
-            options["reentries"] = None
-        elif reentries.isdigit():
-            options["reentries"] = int(reentries)
-        name = request.form.get("name", "").strip()[:80]
-        try:
-            get_rules(table.preset, **options)
-            old = table.overrides
-            table.overrides = options
-            try:
-                standing(table)  # the whole match must still replay under the new rules
-            except MatchError as exc:
-                table.overrides = old
-                raise ChinchonError(
-                    _("With these rules the hands already played no longer fit (%(reason)s).", reason=exc.message),
-                    "target",
-                ) from None
-            table.name = name
-            if version is None or not table.bump(version):
-                db.session.rollback()
-                flash(
-                    _("Someone else changed this table a moment ago; here is the current score. Nothing was changed."),
-                    "error",
-                )
-                return redirect(url_for("tables.scoreboard", token=token)), 303
-            db.session.commit()
+            with transaction():
+                change_settings(table, form.version.data, form.name.data or "", form.overrides())
+        except StaleError:
+            flash(stale_text(), "error")
+            return redirect(url_for("tables.scoreboard", token=token)), 303
+        except ChinchonError as error:
+            problem = FormError.of(error)
+            target = getattr(form, problem.field.removeprefix("rules."), form.target)
+            target.errors = [*target.errors, problem.message]
+        else:
             flash(_("Rules updated; every total was recomputed."), "ok")
             return redirect(url_for("tables.scoreboard", token=token)), 303
-        except ChinchonError as exc:
-            db.session.rollback()
-            error = error_text(exc) if exc.code != "error" else exc.message
-    return render_template("tables/settings.html", table=table, token=token, error=error), 400 if error else 200
+    status = 400 if request.method == "POST" else 200
+    return render_template("tables/settings.html", table=table, token=token, form=form), status
 
 
 @bp.post("/t/<token>/delete")

@@ -60,7 +60,7 @@ def test_five_players_get_two_decks_and_house_variants(client, app):
 @pytest.mark.parametrize(
     "names,extra,message",
     [
-        (["Ana"], {}, "at least two"),
+        (["Ana"], {}, "at least 2 players"),
         (["Ana", "ana"], {}, "same name"),
         (["Ana", "Ben"], {"first_dealer": "5"}, "first dealer"),
         (["A", "B", "C", "D", "E", "F", "G"], {"preset": "sweden"}, "2 to 6"),

@@ -1,0 +1,165 @@
+"""Every sentence the web shows for a refusal, in the page's language.
+
+The engine and the services refuse with a code (``error.code``), a key
+(``error.params["key"]``) and numbers; this module alone words them.  Views
+never re-check a rule to find out what to say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from .rules import ChinchonError
+from .rules.close import Reason
+
+
+@dataclass(frozen=True, slots=True)
+class FormError:
+    """A refusal shown on a form: the field it is about and the sentence."""
+
+    field: str
+    message: str
+
+    @classmethod
+    def of(cls, error: ChinchonError) -> FormError:
+        return cls(error.field, error_text(error))
+
+
+def stale_text() -> str:
+    """A write that lost the race against another phone."""
+    return _("Someone else changed this table a moment ago; here is the current score. Nothing was changed.")
+
+
+def reason_text(reason: Reason | None) -> str:
+    """Why a close is not legal."""
+    if reason is None:
+        return ""
+    p = reason.params
+    match reason.code:
+        case "first_round":
+            return _("Nobody may close before every player has had a turn (first round).")
+        case "one_card_many":
+            return _(
+                "%(count)s loose cards worth %(points)s; these rules allow at most one loose card worth %(max)s or less.",
+                **p,
+            )
+        case "one_card_high":
+            return _("The loose card is worth %(points)s; these rules allow one loose card worth %(max)s or less.", **p)
+        case "points_high":
+            return _("The loose cards are worth %(points)s; these rules allow at most %(max)s points.", **p)
+    return reason.text
+
+
+def error_text(error: ChinchonError) -> str:
+    """An engine or service refusal in the page's language (the English text as a fallback)."""
+    p = error.params
+    key = p.get("key")
+    match error.code, key, p:
+        case "card", _k, {"token": token, "deck": deck} if "copies" not in p:
+            return _("%(card)s is not in the %(deck)s deck.", card=token, deck=deck)
+        case "card", _k, {"token": "*", "copies": copies}:
+            return _("Only %(count)s jokers in the pack; this is one too many.", count=copies)
+        case "card", _k, {"token": token, "copies": 1}:
+            return _("%(card)s appears twice, but the pack has only one.", card=token)
+        case "card", _k, {"token": token, "copies": copies}:
+            return _("%(card)s appears more often than the pack has (%(count)s).", card=token, count=copies)
+        case "card", _k, {"token": "*"}:
+            return _("These rules play without jokers.")
+        case "card", _k, {"token": token}:
+            return _("'%(card)s' is not a card.", card=token)
+        case "count", "players_count", {"count": count, "low": low, "high": high}:
+            if count < low:
+                return ngettext("Add at least %(num)s player.", "Add at least %(num)s players.", low)
+            return _("These rules are for %(low)s to %(high)s players.", low=low, high=high)
+        case "count", _k, {"count": count}:
+            return _("Wrong number of cards: %(count)s.", count=count)
+        case _c, "name_missing", _p:
+            return _("Each player needs a name.")
+        case _c, "name_twice", _p:
+            return _("Two players have the same name; give each a different one.")
+        case "match", _k, _p:
+            return _match_text(key, p) or error.message
+        case "score", _k, _p:
+            return _score_text(key, p) or error.message
+    return error.message
+
+
+def _match_text(key: str | None, p: dict) -> str | None:
+    """A match event refused (today the web words re-entries only)."""
+    match key:
+        case "finished":
+            return _("the match is over.")
+        case "still_in":
+            return _("%(name)s is still in the game.", name=p["player"])
+        case "too_late":
+            return _("a player can only buy back in right after the hand in which they went out.")
+        case "no_reentry" | "reentries_used":
+            count = p.get("count", 0)
+            return _("%(name)s has used the re-entries these rules allow (%(count)s).", name=p["player"], count=count)
+        case "min_players":
+            return _(
+                "re-entry needs at least %(count)s players still in; only %(left)s are.",
+                count=p["count"],
+                left=p["left"],
+            )
+        case "not_player":
+            return _("Unknown player.")
+    return None
+
+
+def _score_text(key: str | None, p: dict) -> str | None:
+    """A scoreboard write refused (see companion/scoreboard.py)."""
+    match key:
+        case "match_over":
+            return _("The match is over; start a rematch to play on.")
+        case "closer_out":
+            return _("The closer must be a player still in.")
+        case "cannot_close":
+            return _("%(name)s cannot close.", name=p["name"]) + " " + reason_text(p["why"])
+        case "points_missing":
+            return _("Every player still in needs points.")
+        case "closer_points":
+            return _(
+                "A closer cannot score %(value)s under these rules; possible: %(shown)s.",
+                value=p["value"],
+                shown=", ".join(str(v) for v in p["possible"]),
+            )
+        case "points_impossible":
+            return _("%(value)s points is not possible for a player who did not close.", value=p["value"])
+        case "chinchon_points":
+            return _("A Chinchón is an all-combined close; its score does not match.")
+        case "later_hand":
+            return _(
+                "With this change a later hand no longer fits the rules (%(reason)s). Undo the later hands first.",
+                reason=p["reason"],
+            )
+        case "rules_history":
+            return _("With these rules the hands already played no longer fit (%(reason)s).", reason=p["reason"])
+        case "nothing_to_undo":
+            return _("There is nothing to undo yet.")
+        case "unknown_player":
+            return _("Unknown player.")
+        case "first_dealer":
+            return _("The first dealer must be one of the players.")
+    return None
+
+
+def refusal_text(refused) -> str:
+    """Why a lay-off that fits is refused (a RefusedLayoff), translated."""
+    match refused.rule:
+        case "no_layoffs":
+            return _("these rules allow no laying off.")
+        case "full_close":
+            return _("nobody lays off onto the melds of a closer who had all seven combined.")
+        case "closer_only":
+            return _("these rules allow laying off only onto the closer's melds.")
+        case "run_limit":
+            return ngettext(
+                "with two decks at most %(num)s card may be added to one run in a turn.",
+                "with two decks at most %(num)s cards may be added to one run in a turn.",
+                refused.limit,
+            )
+    return refused.text
