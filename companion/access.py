@@ -1,40 +1,162 @@
-"""Links and what they allow: the table behind a secret link and its role."""
+"""Links and what they allow: one table, route × role → allowed.
+
+Every table has three secret links (owner, player, read-only "watch") and a
+digital table on several phones one link per human seat.  A view never
+decides on its own who may do what: it calls :func:`authorize`, which looks
+the request's endpoint and method up in :data:`PERMISSIONS`.  A link may only
+show (or lead to) links at its own level or below (:func:`may_show`).
+"""
 
 from __future__ import annotations
 
-from flask import abort
+import hashlib
+import re
+from typing import NamedTuple
+
+from flask import abort, make_response, render_template, request, url_for
+from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
 from .extensions import db
-from .models import GameTable
+from .models import GameTable, Player
 
-ROLES = ("owner", "player", "watch")
+#: A form's one-time submission id, as the pages make it (uuid4().hex).  Ids the
+#: server makes itself (``deal-7``) never match, so a form cannot forge one.
+SUBMISSION_ID = re.compile(r"[0-9a-f]{32}")
+
+OWNER, PLAYER, WATCH, SEAT, NONE = "owner", "player", "watch", "seat", "none"
+ROLES = (OWNER, PLAYER, WATCH, SEAT, NONE)
+
+_TABLE = frozenset({OWNER, PLAYER, WATCH})
+_WRITE = frozenset({OWNER, PLAYER})
+
+#: endpoint → method → the roles that may use it.  A route that takes a link
+#: and is missing here answers 403 to everybody (tests/web/test_access.py
+#: fails on any route that is missing or answers otherwise).
+PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
+    "tables.scoreboard": {"GET": _TABLE},
+    "tables.qr": {"GET": _TABLE},
+    "tables.history": {"GET": _TABLE},
+    "tables.history_csv": {"GET": _TABLE},
+    "tables.reentry": {"POST": _WRITE},
+    "tables.undo": {"POST": _WRITE},
+    "tables.rematch": {"POST": _WRITE},
+    "tables.new_hand": {"GET": _WRITE, "POST": _WRITE},
+    "tables.edit_hand": {"GET": _WRITE, "POST": _WRITE},
+    "tables.settings": {"GET": frozenset({OWNER}), "POST": frozenset({OWNER})},
+    "tables.delete_table": {"POST": frozenset({OWNER})},
+    "play.table": {"GET": _TABLE},
+    "play.table_act": {"POST": _WRITE},
+    "play.seat": {"GET": frozenset({SEAT})},
+    "play.poll": {"GET": frozenset({SEAT})},
+    "play.seat_act": {"POST": frozenset({SEAT})},
+    "play.seat_qr": {"GET": frozenset({SEAT})},
+}
+
+#: Which links a page opened with a role may show.
+SHOWS: dict[str, frozenset[str]] = {
+    OWNER: frozenset({OWNER, PLAYER, WATCH, SEAT}),
+    PLAYER: frozenset({PLAYER, WATCH}),
+    SEAT: frozenset({WATCH}),
+    WATCH: frozenset({WATCH}),
+    NONE: frozenset(),
+}
 
 
-def load(token: str) -> tuple[GameTable, str]:
-    """The table behind a link, and what the link allows."""
+class Link(NamedTuple):
+    """What a secret link opens: the table, the role, and the seat for a seat link."""
+
+    table: GameTable
+    role: str
+    player: Player | None = None
+
+    def token_for(self, role: str) -> str:
+        """The table's link of ``role``, if this link may show it."""
+        if not may_show(self.role, role):
+            abort(403)
+        return {OWNER: self.table.owner_token, PLAYER: self.table.player_token, WATCH: self.table.watch_token}[role]
+
+
+def may_show(role: str, shown: str) -> bool:
+    return shown in SHOWS[role]
+
+
+def resolve(token: str) -> Link | None:
+    """The table behind a link (any kind), or None."""
+    if not token or len(token) > 64:
+        return None
     table = db.session.scalar(
         select(GameTable).where(
             or_(GameTable.player_token == token, GameTable.owner_token == token, GameTable.watch_token == token)
         )
     )
-    if table is None:
+    if table is not None:
+        role = OWNER if token == table.owner_token else PLAYER if token == table.player_token else WATCH
+        return Link(table, role)
+    player = db.session.scalar(select(Player).where(Player.seat_token == token))
+    if player is not None:
+        return Link(player.table, SEAT, player)
+    return None
+
+
+def authorize(token: str) -> Link:
+    """The link behind ``token`` if :data:`PERMISSIONS` lets it use this route
+    with this method; else 404 (no such link) or 403 with a page that says
+    what the link can do."""
+    link = resolve(token)
+    if link is None:
         abort(404)
-    role = "owner" if token == table.owner_token else "player" if token == table.player_token else "watch"
-    return table, role
+    method = "GET" if request.method == "HEAD" else request.method
+    allowed = PERMISSIONS.get(request.endpoint or "", {}).get(method, frozenset())
+    if link.role not in allowed:
+        forbid(link)
+    return link
 
 
-def writable(token: str, *, by_hand: bool = False) -> tuple[GameTable, str]:
-    """A link that may write; ``by_hand`` writes (entering, correcting or undoing
-    hands) are for physical tables: a digital table's hands come from play."""
-    table, role = load(token)
-    if role == "watch" or (by_hand and table.kind == "digital"):
-        abort(403)
-    return table, role
+def by_hand(link: Link) -> GameTable:
+    """Entering, correcting or undoing hands by hand is for physical tables: a
+    digital table's hands come from play."""
+    if link.table.kind == "digital":
+        page = render_template(
+            "error.html",
+            code=403,
+            message=_("This is a digital game: its hands are scored by the app as they are played."),
+            back=url_for("tables.scoreboard", token=link.token_for(link.role)),
+        )
+        abort(make_response(page, 403))
+    return link.table
 
 
-def owned(token: str) -> GameTable:
-    table, role = load(token)
-    if role != "owner":
-        abort(403)
-    return table
+def forbid(link: Link) -> None:
+    """403: say in words what this link can do, and offer the way back."""
+    if link.role == WATCH:
+        message = _("This is a read-only link: it shows the score and the history, but cannot change anything.")
+    elif link.role == SEAT:
+        message = _("This link plays one seat of a digital game; it cannot change the table.")
+    elif link.role == PLAYER:
+        message = _("This link enters hands; only the table's owner link can change the settings or delete the table.")
+    else:
+        message = _("This link cannot do that here.")
+    back = (
+        url_for("play.seat", seat_token=link.player.seat_token)
+        if link.role == SEAT and link.player is not None
+        else url_for("tables.scoreboard", token=link.token_for(link.role))
+    )
+    page = render_template("error.html", code=403, message=message, back=back)
+    abort(make_response(page, 403))
+
+
+# -- secrets out of logs ----------------------------------------------------------------
+_SECRET_PATH = re.compile(r"(/[ts]/)([A-Za-z0-9_-]{8,})")
+_SECRET_QUERY = re.compile(r"((?:^|[?&])table=)([^&#\s]+)")
+
+
+def link_hash(token: str) -> str:
+    """A short, stable stand-in for a secret link in logs."""
+    return "#" + hashlib.sha256(token.encode()).hexdigest()[:8]
+
+
+def redact(text: str) -> str:
+    """A path or request line with every secret link replaced by its hash."""
+    text = _SECRET_PATH.sub(lambda m: m.group(1) + link_hash(m.group(2)), text)
+    return _SECRET_QUERY.sub(lambda m: m.group(1) + link_hash(m.group(2)), text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from . import config, logs
@@ -71,6 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(referee_bp)
     app.register_blueprint(play_bp)
     _errors(app)
+    _input_guards(app)
     _security_headers(app)
     from . import templating
 
@@ -143,9 +144,38 @@ def _errors(app: Flask) -> None:
         return render_template("error.html", code=error.code, message=None), error.code
 
 
+def _input_guards(app: Flask) -> None:
+    """Input no page can use, refused before any view sees it: a NUL character
+    (no database column can hold one) and a form submission id that is not
+    one the app made (32 hex digits; the server's own ids never look like that)."""
+    from flask import abort, render_template
+    from flask_babel import gettext as _
+
+    from .access import SUBMISSION_ID
+
+    def refuse(message: str):
+        if request.path.startswith("/api/"):
+            abort(400, description=message)
+        abort(Response(render_template("error.html", code=400, message=message), 400))
+
+    @app.before_request
+    def guard() -> None:
+        values = [request.path, *request.args.keys(), *request.args.values()]
+        if request.method == "POST" and not request.path.startswith("/api/"):
+            values += [*request.form.keys(), *request.form.values()]
+            submission = request.form.get("submission")
+            if submission is not None and not SUBMISSION_ID.fullmatch(submission):
+                refuse(_("This form is not one this app made. Reload the page and try again."))
+        if any("\x00" in v for v in values):
+            refuse(_("The request holds a character that cannot be stored (NUL). Nothing was changed."))
+
+
 def _security_headers(app: Flask) -> None:
     @app.after_request
     def headers(response):
+        if request.view_args and {"token", "seat_token"} & set(request.view_args):
+            # A page behind a secret link: never kept in a shared cache or the browser's disk cache.
+            response.headers["Cache-Control"] = "no-store"
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         # Table links carry their secret in the URL: never leak it as a referrer.

@@ -48,6 +48,17 @@ REENTRY_CHOICES = [
 ]
 
 
+class BoundedInteger(IntegerField):
+    """A whole number of at most 9 digits: longer input is refused before
+    Python builds a huge integer from it."""
+
+    def process_formdata(self, valuelist):
+        if valuelist and len(valuelist[0].strip().lstrip("+-")) > 9:
+            self.data = None
+            raise ValueError(self.gettext("Not a valid integer value."))
+        super().process_formdata(valuelist)
+
+
 class TableForm(FlaskForm):
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
     preset = RadioField(_l("Rules"), choices=PRESET_CHOICES, default="classic", validators=[InputRequired()])
@@ -68,7 +79,7 @@ class TableForm(FlaskForm):
     wild_ace = BooleanField(
         _l("The ace of oros (A♦) is wild"), description=_l("It can stand for any card, or count as itself.")
     )
-    target = IntegerField(
+    target = BoundedInteger(
         _l("A player is out over"),
         default=100,
         validators=[InputRequired(), NumberRange(min=1, max=MAX_TARGET)],
@@ -120,15 +131,17 @@ class TableForm(FlaskForm):
 class SettingsForm(FlaskForm):
     """The owner's settings: what may change mid-match (bounded like :class:`TableForm`)."""
 
-    version = IntegerField(validators=[InputRequired()], widget=HiddenInput())
+    version = BoundedInteger(validators=[InputRequired()], widget=HiddenInput())
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
-    target = IntegerField(_l("A player is out over"), validators=[InputRequired(), NumberRange(min=1, max=MAX_TARGET)])
+    target = BoundedInteger(
+        _l("A player is out over"), validators=[InputRequired(), NumberRange(min=1, max=MAX_TARGET)]
+    )
     reentries = SelectField(_l("Re-entry (reenganche)"), choices=REENTRY_CHOICES[1:])
 
     @classmethod
     def of(cls, table_name: str, rules: Rules, version: int) -> SettingsForm:
         reentries = "unlimited" if rules.reentries is None else str(rules.reentries)
-        if reentries not in dict(REENTRY_CHOICES):
+        if reentries not in {c.value for c in REENTRY_CHOICES}:
             reentries = "unlimited"
         return cls(formdata=None, version=version, name=table_name, target=rules.target, reentries=reentries)
 

@@ -10,6 +10,8 @@ import uuid
 
 from flask import Flask, g, has_request_context, request
 
+from .access import redact
+
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
@@ -19,9 +21,16 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class RedactingFormatter(logging.Formatter):
+    """Every line, tracebacks included, with secret links replaced by a short hash."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
 def init_app(app: Flask) -> None:
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"))
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"))
     handler.addFilter(RequestIdFilter())
     app.logger.handlers = [handler]
     app.logger.setLevel(app.config.get("LOG_LEVEL", "INFO"))
@@ -38,5 +47,5 @@ def init_app(app: Flask) -> None:
         response.headers["X-Request-ID"] = g.get("request_id", "-")
         elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
         # One line per request at DEBUG (LOG_LEVEL=DEBUG): gunicorn's access log covers production.
-        app.logger.debug("%s %s %s %.1fms", request.method, request.path, response.status_code, elapsed)
+        app.logger.debug("%s %s %s %.1fms", request.method, request.full_path, response.status_code, elapsed)
         return response

@@ -115,6 +115,8 @@ class Player(db.Model):
 
 class Hand(db.Model):
     __tablename__ = "hands"
+    #: Submission ids are one-time per table: another table's ids never collide.
+    __table_args__ = (UniqueConstraint("table_id", "submission", name="uq_hands_table_submission"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
@@ -128,7 +130,7 @@ class Hand(db.Model):
     chinchon: Mapped[bool] = mapped_column(default=False)
     wins_match: Mapped[bool] = mapped_column(default=False)
     #: The form's one-time id: a replayed submission finds it and stores nothing.
-    submission: Mapped[str] = mapped_column(String(40), unique=True)
+    submission: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
     replaced_by_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), default=None)
@@ -196,12 +198,13 @@ class Reentry(db.Model):
     """A reenganche: ``seat`` bought back in right after hand ``after_hand``."""
 
     __tablename__ = "reentries"
+    __table_args__ = (UniqueConstraint("table_id", "submission", name="uq_reentries_table_submission"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
     after_hand: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
-    submission: Mapped[str] = mapped_column(String(40), unique=True)
+    submission: Mapped[str] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 

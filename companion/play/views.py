@@ -5,10 +5,9 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select
 from wtforms import FieldList, RadioField, SelectChoice, SelectField
 
-from ..access import load
+from ..access import authorize
 from ..cookies import remember_table
 from ..extensions import db
 from ..forms import MAX_PLAYERS, TableForm, table_problem
@@ -84,7 +83,8 @@ def new_game():
 # -- one phone passed round ----------------------------------------------------------------
 @bp.get("/t/<token>/play")
 def table(token: str):
-    game_table, role = load(token)
+    link = authorize(token)
+    game_table, role = link.table, link.role
     if game_table.kind != "digital":
         return redirect(url_for("tables.scoreboard", token=token))
     deal = current_deal(game_table)
@@ -127,7 +127,8 @@ def render_play(
 
 @bp.post("/t/<token>/play")
 def table_act(token: str):
-    game_table, role = load(token)
+    link = authorize(token)
+    game_table, role = link.table, link.role
     if role == "watch" or game_table.kind != "digital" or game_table.play_mode != "hotseat":
         abort(403)
     return _act(game_table, lambda deal, game: game.turn, url_for("play.table", token=token))
@@ -206,10 +207,8 @@ def play_error_text(error: PlayError) -> str:
 
 # -- a phone per seat ------------------------------------------------------------------------
 def seat_of_token(seat_token: str) -> tuple[GameTable, Player]:
-    player = db.session.scalar(select(Player).where(Player.seat_token == seat_token))
-    if player is None:
-        abort(404)
-    return player.table, player
+    link = authorize(seat_token)
+    return link.table, link.player  # type: ignore[return-value]
 
 
 @bp.get("/s/<seat_token>")

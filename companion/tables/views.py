@@ -10,7 +10,7 @@ import segno
 from flask import Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ..access import load, owned, writable
+from ..access import OWNER, PLAYER, WATCH, authorize, by_hand
 from ..cookies import remember_table, set_cookie
 from ..extensions import db
 from ..forms import SettingsForm, TableForm, table_problem
@@ -73,7 +73,8 @@ def new_table():
 # -- the scoreboard ---------------------------------------------------------------------
 @bp.get("/t/<token>")
 def scoreboard(token: str):
-    table, role = load(token)
+    link = authorize(token)
+    table, role = link.table, link.role
     current = standing(table)
     response = make_response(render_template("tables/scoreboard.html", table=table, s=current, token=token, role=role))
     if role != "watch":
@@ -83,17 +84,20 @@ def scoreboard(token: str):
 
 @bp.get("/t/<token>/qr.svg")
 def qr(token: str):
-    table, _role = load(token)
-    target = request.args.get("to", "player")
-    shared = table.watch_token if target == "watch" else table.player_token
-    link = url_for("tables.scoreboard", token=shared, _external=True)
-    svg = segno.make(link, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=False)
+    """A QR code of a link at this link's level or below (``to=player|watch``)."""
+    link = authorize(token)
+    default = WATCH if link.role == WATCH else PLAYER
+    target = request.args.get("to", default)
+    if target not in (PLAYER, WATCH):
+        abort(404)
+    url = url_for("tables.scoreboard", token=link.token_for(target), _external=True)
+    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=False)
     return Response(svg, mimetype="image/svg+xml")
 
 
 @bp.post("/t/<token>/reentry")
 def reentry(token: str):
-    table, _role = writable(token)
+    table = authorize(token).table
     seat = request.form.get("seat", type=int)
     version = request.form.get("version", type=int)
     submission = (request.form.get("submission") or "")[:40]
@@ -115,7 +119,7 @@ def reentry(token: str):
 
 @bp.post("/t/<token>/undo")
 def undo(token: str):
-    table, _role = writable(token, by_hand=True)
+    table = by_hand(authorize(token))
     version = request.form.get("version", type=int)
     try:
         with transaction():
@@ -130,7 +134,8 @@ def undo(token: str):
 
 @bp.post("/t/<token>/rematch")
 def rematch(token: str):
-    table, _role = writable(token)
+    link = authorize(token)
+    table = link.table
     current = standing(table)
     if not current.state.finished:
         flash(_("The match is still going on."), "error")
@@ -145,8 +150,10 @@ def rematch(token: str):
             suit_style=table.suit_style,
             rematch_of=table,
         )
-    response = redirect(url_for("tables.scoreboard", token=new.owner_token))
-    remember_table(response, new.owner_token)
+    # A link never leads to a higher one: the player link's rematch opens with the player link.
+    opened = new.owner_token if link.role == OWNER else new.player_token
+    response = redirect(url_for("tables.scoreboard", token=opened))
+    remember_table(response, opened)
     return response, 303
 
 
@@ -226,7 +233,7 @@ def _save(table, token, current, state, *, replaces=None):
 
 @bp.route("/t/<token>/hands/new", methods=["GET", "POST"])
 def new_hand(token: str):
-    table, _role = writable(token, by_hand=True)
+    table = by_hand(authorize(token))
     current = standing(table)
     if current.state.finished:
         flash(_("The match is over."), "error")
@@ -242,7 +249,7 @@ def new_hand(token: str):
 
 @bp.route("/t/<token>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(token: str, number: int):
-    table, _role = writable(token, by_hand=True)
+    table = by_hand(authorize(token))
     hand = next((h for h in table.active_hands() if h.number == number), None)
     if hand is None:
         abort(404)
@@ -260,7 +267,8 @@ def edit_hand(token: str, number: int):
 # -- history ---------------------------------------------------------------------------------
 @bp.get("/t/<token>/history")
 def history(token: str):
-    table, role = load(token)
+    link = authorize(token)
+    table, role = link.table, link.role
     current = standing(table)
     chart = totals_chart(table, current)
     return render_template("tables/history.html", table=table, s=current, token=token, role=role, chart=chart)
@@ -268,11 +276,12 @@ def history(token: str):
 
 @bp.get("/t/<token>/history.csv")
 def history_csv(token: str):
-    table, _role = load(token)
+    link = authorize(token)
+    table = link.table
     current = standing(table)
     out = io.StringIO()
     writer = csv.writer(out)
-    names = table.names
+    names = [csv_safe(n) for n in table.names]
     writer.writerow(
         [_("Hand"), _("Closer"), *[f"{n} ({_('points')})" for n in names], *[f"{n} ({_('total')})" for n in names]]
     )
@@ -293,10 +302,15 @@ def history_csv(token: str):
     )
 
 
+def csv_safe(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula (OWASP CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 # -- the owner's link: change the rules, delete the table --------------------------------------
 @bp.route("/t/<token>/settings", methods=["GET", "POST"])
 def settings(token: str):
-    table = owned(token)
+    table = authorize(token).table
     form = SettingsForm() if request.method == "POST" else SettingsForm.of(table.name, table.rules, table.version)
     if request.method == "POST" and form.validate():
         try:
@@ -318,7 +332,7 @@ def settings(token: str):
 
 @bp.post("/t/<token>/delete")
 def delete_table(token: str):
-    table = owned(token)
+    table = authorize(token).table
     if request.form.get("confirm") != "delete":
         flash(_("Tick the box to confirm deleting the table."), "error")
         return redirect(url_for("tables.settings", token=token)), 303

@@ -232,7 +232,12 @@ def test_elimination_reentry_and_the_pot(client, app):
     enter_points(client, token, 1, {0: 41, 1: -10, 2: 10, 3: 0})
     html = client.get(f"/t/{token}").get_data(as_text=True)
     assert "Ana is out. Buy back in at 50 points?" in html and "Pot: 4" in html
-    data = {"csrf_token": csrf(client), "version": str(table_of(app, token).version), "seat": "0", "submission": "r1"}
+    data = {
+        "csrf_token": csrf(client),
+        "version": str(table_of(app, token).version),
+        "seat": "0",
+        "submission": "1" * 32,
+    }
     client.post(f"/t/{token}/reentry", data=data)
     client.post(f"/t/{token}/reentry", data=data)  # replayed: once only
     assert totals(client, token) == [50, -7, 30, 50]
@@ -247,7 +252,12 @@ def test_reentry_refused_with_only_two_left(client, app):
     enter_points(client, token, 1, {0: 41, 1: 3, 2: 20})
     html = client.get(f"/t/{token}").get_data(as_text=True)
     assert "No re-entry: it needs at least 3 players still in." in html
-    data = {"csrf_token": csrf(client), "version": str(table_of(app, token).version), "seat": "0", "submission": "r2"}
+    data = {
+        "csrf_token": csrf(client),
+        "version": str(table_of(app, token).version),
+        "seat": "0",
+        "submission": "2" * 32,
+    }
     response = client.post(f"/t/{token}/reentry", data=data)
     assert "Re-entry refused" in client.get(response.headers["Location"]).get_data(as_text=True)
     with app.app_context():
@@ -297,7 +307,12 @@ def test_edit_an_earlier_hand_recomputes_later_totals_and_voids_a_reentry(client
     token = create_table(client, ["Ana", "Ben", "Carla", "Dani"])
     enter_points(client, token, 1, {0: 60, 1: 3, 2: 20, 3: 50})
     enter_points(client, token, 1, {0: 41, 1: 3, 2: 20, 3: 0})
-    data = {"csrf_token": csrf(client), "version": str(table_of(app, token).version), "seat": "0", "submission": "r3"}
+    data = {
+        "csrf_token": csrf(client),
+        "version": str(table_of(app, token).version),
+        "seat": "0",
+        "submission": "3" * 32,
+    }
     client.post(f"/t/{token}/reentry", data=data)
     enter_points(client, token, 1, {0: 10, 1: -10, 2: 10, 3: 0})
     assert totals(client, token) == [60, -4, 50, 50]

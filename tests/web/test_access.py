@@ -1,0 +1,166 @@
+"""The authorization table, walked whole: every route that takes a link ×
+every kind of link (owner, player, read-only, seat, none) × GET and POST.
+
+A cell that answers otherwise than ``companion.access.PERMISSIONS`` says
+fails, and so does a route that takes a link but is missing from the table.
+"""
+
+from __future__ import annotations
+
+import pytest
+import segno
+from werkzeug.exceptions import MethodNotAllowed
+
+from companion.access import NONE, OWNER, PERMISSIONS, PLAYER, ROLES, SEAT, SHOWS, WATCH
+from companion.extensions import db
+from companion.models import GameTable, Player
+
+from .helpers import create_table, csrf, enter_points
+from .test_play import new_game
+
+LINK_ARGS = {"token", "seat_token"}
+
+
+@pytest.fixture
+def links(client, app):
+    """Links of every kind: a physical table with a hand, and a digital game on two phones."""
+    owner = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, owner, 1, {0: 10, 1: -10, 2: 20})
+    hotseat_owner = new_game(client, [("Fran", "human"), ("Gus", "human")], mode="hotseat")
+    hotseat_owner = hotseat_owner.headers["Location"].split("/")[2]
+    devices_owner = new_game(client, [("Dani", "human"), ("Eva", "human"), ("Robo", "good")], mode="devices")
+    devices_owner = devices_owner.headers["Location"].split("/")[2]
+    with app.app_context():
+
+        def tokens(owner_token):
+            table = db.session.query(GameTable).filter_by(owner_token=owner_token).one()
+            return {OWNER: owner_token, PLAYER: table.player_token, WATCH: table.watch_token}, table.id
+
+        physical, _id = tokens(owner)
+        hotseat, _id = tokens(hotseat_owner)
+        devices, devices_id = tokens(devices_owner)
+        seat = db.session.query(Player).filter_by(table_id=devices_id, name="Dani").one().seat_token
+        other_seat = db.session.query(Player).filter_by(table_id=devices_id, name="Eva").one().seat_token
+        return {
+            "physical": physical,
+            "digital": hotseat,
+            "devices": devices,
+            SEAT: seat,
+            "other_seat": other_seat,
+            NONE: "NoSuchLink0000000000aa",
+        }
+
+
+def link_rules(app):
+    return [r for r in app.url_map.iter_rules() if LINK_ARGS & set(r.arguments)]
+
+
+def url_for_role(rule, role, links, kind=None):
+    kind = kind or ("digital" if rule.endpoint.startswith("play.") else "physical")
+    if role == SEAT:
+        token = links[SEAT]
+    elif role == NONE:
+        token = links[NONE]
+    else:
+        token = links[kind][role]
+    values = {arg: token for arg in LINK_ARGS & set(rule.arguments)}
+    if "number" in rule.arguments:
+        values["number"] = 1
+    return rule.build(values)[1]
+
+
+def test_every_route_that_takes_a_link_is_in_the_table(app):
+    endpoints = {r.endpoint for r in link_rules(app)}
+    assert endpoints == set(PERMISSIONS), "add the route to companion.access.PERMISSIONS"
+    for rule in link_rules(app):
+        for method in PERMISSIONS[rule.endpoint]:
+            assert method in rule.methods, (rule.endpoint, method)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_route_answers_each_link_as_the_table_says(client, app, links, role):
+    token = csrf(client)
+    adapter = app.url_map.bind("localhost")
+    cells = []
+    for rule in sorted(link_rules(app), key=lambda r: r.endpoint):
+        url = url_for_role(rule, role, links)
+        for method in ("GET", "POST"):
+            try:
+                endpoint, _args = adapter.match(url.split("?")[0], method=method)
+            except MethodNotAllowed:
+                expected = "405"
+            else:
+                if role in PERMISSIONS[endpoint].get(method, ()):
+                    expected = "allowed"
+                else:
+                    expected = "404" if role == NONE else "403"
+            if method == "GET":
+                status = client.get(url).status_code
+            else:
+                status = client.post(url, data={"csrf_token": token}).status_code
+            got = {403: "403", 404: "404", 405: "405"}.get(status, "allowed")
+            if got != expected:
+                cells.append(f"{method} {url} ({rule.endpoint}) as {role}: {status}, expected {expected}")
+    assert not cells, "\n".join(sorted(set(cells)))
+
+
+def tokens_above(role, links):
+    """Every link a page opened with ``role`` must never show."""
+    hidden = {}
+    for kind in ("physical", "digital", "devices"):
+        for shown_role, token in links[kind].items():
+            if shown_role not in SHOWS[role]:
+                hidden[token] = f"{kind} {shown_role}"
+    if SEAT not in SHOWS[role]:
+        hidden[links["other_seat"]] = "another seat"
+        if role != SEAT:
+            hidden[links[SEAT]] = "a seat"
+    return hidden
+
+
+@pytest.mark.parametrize("role", [OWNER, PLAYER, WATCH, SEAT])
+def test_no_page_shows_or_leads_to_a_higher_link(client, app, links, role):
+    """A link may only show links of its own level or below: in the page, in a
+    redirect, in a QR code."""
+    hidden = tokens_above(role, links)
+    leaks = []
+    pages = [
+        url_for_role(rule, role, links, kind) + query
+        for rule in link_rules(app)
+        if "GET" in rule.methods and role in PERMISSIONS[rule.endpoint].get("GET", ())
+        for kind in ({"physical"} if rule.endpoint.startswith("tables.") else {"digital", "devices"})
+        for query in ("", "?to=owner", "?to=player", "?to=watch", "?show=1", "?show=2")
+    ]
+    for url in pages:
+        response = client.get(url)
+        text = response.get_data(as_text=True) + response.headers.get("Location", "")
+        leaks += [f"{url}: {what}" for token, what in hidden.items() if token in text]
+    assert not leaks, "\n".join(sorted(set(leaks)))
+
+
+def qr_of(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=False)
+
+
+@pytest.mark.parametrize(
+    ("role", "to", "shows"),
+    [
+        (WATCH, "", WATCH),
+        (WATCH, "player", None),
+        (WATCH, "owner", None),
+        (PLAYER, "", PLAYER),
+        (PLAYER, "watch", WATCH),
+        (PLAYER, "owner", None),
+        (OWNER, "", PLAYER),
+        (OWNER, "watch", WATCH),
+    ],
+)
+def test_a_qr_code_holds_only_a_link_at_or_below_its_own(client, links, role, to, shows):
+    """Found by hand: the read-only link's QR code encoded the player link."""
+    tokens = links["physical"]
+    response = client.get(f"/t/{tokens[role]}/qr.svg" + (f"?to={to}" if to else ""))
+    if shows is None:
+        assert response.status_code in (403, 404)
+    else:
+        assert response.status_code == 200
+        assert response.get_data(as_text=True) == qr_of(f"http://localhost/t/{tokens[shows]}")
