@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             RATELIMIT_ENABLED=False,
             RATE_LIMIT_API="120 per minute",
             RATE_LIMIT_WRITES="60 per minute",
+            RATE_LIMIT_PREVIEWS="600 per minute",
         )
         app.config.from_mapping(test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -130,12 +131,24 @@ def _errors(app: Flask) -> None:
 
     @app.errorhandler(429)
     def too_many(error: HTTPException):
-        from flask_babel import gettext as _
+        """Say when to try again; a refused form comes back whole, ready to send again."""
+        import time
 
-        message = _("Too many requests from this connection; wait a minute and try again.")
+        from flask_babel import ngettext
+
+        limit = limiter.current_limit
+        wait = max(1, int(limit.reset_at - time.time())) if limit is not None else 60
+        message = ngettext(
+            "Too many requests from this connection; wait %(num)s second and try again.",
+            "Too many requests from this connection; wait %(num)s seconds and try again.",
+            wait,
+        )
+        headers = {"Retry-After": str(wait)}
         if request.path.startswith("/api/"):
-            return {"error": message, "field": ""}, 429
-        return render_template("error.html", code=429, message=message), 429
+            return {"error": message, "field": ""}, 429, headers
+        resend = list(request.form.items(multi=True)) if request.method == "POST" else []
+        page = render_template("error.html", code=429, message=message, resend=resend, action=request.full_path)
+        return page, 429, headers
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -6,9 +6,14 @@
   accepted); default SQLite in ``instance/``, in WAL mode with a busy timeout.
 - ``LOG_LEVEL``: INFO by default.
 - ``RATELIMIT_STORAGE_URI``, ``RATE_LIMIT_API``, ``RATE_LIMIT_WRITES``,
-  ``RATELIMIT_ENABLED``: rate limits (in memory by default).
-- ``TRUST_PROXY``: number of proxies in front (sets X-Forwarded-* handling and
-  Secure cookies).
+  ``RATE_LIMIT_PREVIEWS``, ``RATELIMIT_ENABLED``: rate limits.  In memory by
+  default, which is per worker process: with several workers set
+  ``RATELIMIT_STORAGE_URI=redis://...`` so they share one count.
+- ``TRUST_PROXY``: the number of proxies in front that append to
+  X-Forwarded-For.  The client address is then the one the nearest of them
+  saw (the n-th value from the right); values further left are the client's
+  own words and never count.  Set it only when that many proxies really are
+  in front: without one, every request could claim any address.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATE_LIMIT_API": os.environ.get("RATE_LIMIT_API", "120 per minute"),
         "RATE_LIMIT_WRITES": os.environ.get("RATE_LIMIT_WRITES", "60 per minute"),
+        "RATE_LIMIT_PREVIEWS": os.environ.get("RATE_LIMIT_PREVIEWS", "600 per minute"),
         "TRUST_PROXY": proxies,
         "SESSION_COOKIE_SECURE": proxies > 0 or os.environ.get("SECURE_COOKIES", "").lower() in ("1", "true"),
     }
