@@ -45,4 +45,4 @@ messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 -k lazy_pgettext:1c,2 -k _lp:1c,2 -k pgettext:1c,2 \
 		--no-location --sort-output -o companion/translations/messages.pot .
 	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations --no-fuzzy-matching --omit-header
-	$(BIN)/pybabel compile -d companion/translations
+	$(BIN)/pybabel compile --use-fuzzy -d companion/translations  # headerless catalogues read as fuzzy
