@@ -97,7 +97,7 @@ class RegionalBabel(Babel):
 
 def money(amount) -> str:
     """An amount of the pot in the currency of the table's language, as Babel
-    writes it there: "2,50 €" (es), "$ 2,50" (es_AR), "2,50 kr" (sv).  English
+    writes it there: "2,50 €" (es), "$2,50" (es_AR), "2,50 kr" (sv).  English
     stands for no one country: a plain number."""
     value = Decimal(str(amount))
     territory = TERRITORIES.get(str(get_locale() or DEFAULT_LANGUAGE))
