@@ -219,3 +219,10 @@ def test_the_csv_header_is_translated(client_without_language, lang, header):
         assert first == header
     else:
         assert "Ana (Punkte)" in first and "Ana (gesamt)" in first
+
+
+def test_the_manifest_names_the_variant_as_a_bcp47_tag(client_without_language):
+    c = client_without_language
+    c.set_cookie("lang", "es_AR")
+    data = c.get("/manifest.webmanifest").get_json(force=True)
+    assert data["lang"] == "es-AR" and data["name"] == "Chinchón: anotador y árbitro"

@@ -16,7 +16,7 @@ def test_manifest_is_translated_and_installable(client):
     client.set_cookie("lang", "es")
     assert (
         json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))["name"]
-        == "Chinchón: el compañero de mesa"
+        == "Chinchón: anotador y árbitro"
     )
 
 
