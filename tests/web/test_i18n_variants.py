@@ -226,3 +226,11 @@ def test_the_manifest_names_the_variant_as_a_bcp47_tag(client_without_language):
     c.set_cookie("lang", "es_AR")
     data = c.get("/manifest.webmanifest").get_json(force=True)
     assert data["lang"] == "es-AR" and data["name"] == "Chinchón: anotador y árbitro"
+
+
+def test_the_docstring_examples_of_the_language_module():
+    import doctest
+
+    import companion.i18n
+
+    assert doctest.testmod(companion.i18n).failed == 0
