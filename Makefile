@@ -40,7 +40,9 @@ clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
 
 # After adding or changing visible strings: refresh the catalogue, merge it
-# into every language, translate the new entries, then compile.
+# into every language, translate the new entries, then compile.  es_AR is a
+# variant of es: translate there only what it says differently (and every
+# plural, which Babel would otherwise compile as English); leave the rest empty.
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k ngettext:1,2 -k lazy_pgettext:1c,2 -k _lp:1c,2 -k pgettext:1c,2 \
 		--no-location --no-wrap --sort-output -o companion/translations/messages.pot .

@@ -1,6 +1,5 @@
 """Flask extensions, created unbound and initialised in :func:`create_app`."""
 
-from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -8,6 +7,8 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
+
+from .i18n import RegionalBabel
 
 
 class Base(DeclarativeBase):
@@ -25,6 +26,6 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
 migrate = Migrate()
-babel = Babel()
+babel = RegionalBabel()  # regional variants (es_AR) fall back to their base language
 #: In memory by default; RATELIMIT_STORAGE_URI (e.g. redis://...) shares it between servers.
 limiter = Limiter(get_remote_address)

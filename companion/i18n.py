@@ -7,17 +7,55 @@ with parameters and are translated here, never glued together in English.
 from __future__ import annotations
 
 import functools
+from decimal import Decimal
 
+from babel import support
+from babel.numbers import get_territory_currencies
 from flask import request
-from flask_babel import get_locale
+from flask_babel import Babel, Domain, format_currency, format_decimal, get_locale, pgettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
 
 from .rules import DECKS, JOKER, Card
 
-LANGUAGES = {"es": "Español", "en": "English", "de": "Deutsch", "it": "Italiano", "sv": "Svenska"}
+LANGUAGES = {
+    "es": "Español (España)",
+    "es_AR": "Español (Río de la Plata)",
+    "en": "English",
+    "de": "Deutsch",
+    "it": "Italiano",
+    "sv": "Svenska",
+}
 DEFAULT_LANGUAGE = "es"
+#: A regional variant's catalogue holds only what it says differently; every
+#: other message comes from its base language (never from the English source).
+FALLBACKS = {"es_AR": "es"}
+#: Browser regions whose Spanish is the Río de la Plata's: Argentina, Uruguay,
+#: and "Latin America" as a whole (es-419).  Any other Spanish is Spain's.
+RIOPLATENSE_REGIONS = {"ar", "uy", "419"}
+#: The country whose money each language's tables play for (Babel knows its currency).
+TERRITORIES = {"es": "ES", "es_AR": "AR", "de": "DE", "it": "IT", "sv": "SE"}
+
+
+def negotiate_language(accepted) -> str | None:
+    """The first language the browser accepts that the app speaks.
+
+    ``accepted`` is ``[(tag, quality), ...]`` as in ``Accept-Language``:
+
+    >>> negotiate_language([("es-UY", 1), ("en", 0.5)])
+    'es_AR'
+    >>> negotiate_language([("es-MX", 1)]), negotiate_language([("pt", 1), ("de-AT", 0.8)])
+    ('es', 'de')
+    """
+    ranked = sorted(((tag, q) for tag, q in accepted if q > 0 and tag != "*"), key=lambda item: -item[1])
+    for tag, _quality in ranked:
+        language, *subtags = tag.replace("_", "-").lower().split("-")
+        if language == "es" and RIOPLATENSE_REGIONS.intersection(subtags):
+            return "es_AR"
+        if language in LANGUAGES:
+            return language
+    return None
 
 
 def select_locale() -> str:
@@ -26,7 +64,52 @@ def select_locale() -> str:
     chosen = request.cookies.get("lang")
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANGUAGE
+    return negotiate_language(request.accept_languages) or DEFAULT_LANGUAGE
+
+
+def html_lang(code: str) -> str:
+    """A locale code as a BCP 47 tag for ``lang=""`` attributes: es_AR → es-AR."""
+    return str(code).replace("_", "-")
+
+
+class FallbackDomain(Domain):
+    """Flask-Babel loads one catalogue per locale; chain a regional variant's
+    base language behind it, so that es_AR falls back to es, not to English."""
+
+    def get_translations(self):
+        translations = super().get_translations()
+        base = FALLBACKS.get(str(get_locale()))
+        if base and not getattr(translations, "chained_to", None):
+            for directory in self.translation_directories:
+                translations.add_fallback(support.Translations.load(directory, [base], self.domain[0]))
+            translations.chained_to = base
+        return translations
+
+
+class RegionalBabel(Babel):
+    """Flask-Babel with regional variants that fall back to their base language."""
+
+    @functools.cached_property
+    def domain_instance(self):
+        return FallbackDomain(domain=self.domain)
+
+
+def money(amount) -> str:
+    """An amount of the pot in the currency of the table's language, as Babel
+    writes it there: "2,50 €" (es), "$2,50" (es_AR), "2,50 kr" (sv).  English
+    stands for no one country: a plain number."""
+    value = Decimal(str(amount))
+    territory = TERRITORIES.get(str(get_locale() or DEFAULT_LANGUAGE))
+    currencies = get_territory_currencies(territory) if territory else []
+    return format_currency(value, currencies[0]) if currencies else format_decimal(value)
+
+
+def possessive(name: str) -> str:
+    """A player's name in the possessive, as the language builds it: "Ana's",
+    "Anas" but "Lars'" (sv, de), "de Ana" (es)."""
+    if name[-1:].lower() in ("s", "x", "z", "ß"):
+        return pgettext("possessive of a name ending in s, x or z", "%(name)s's", name=name)
+    return pgettext("possessive of a name", "%(name)s's", name=name)
 
 
 # -- cards --------------------------------------------------------------------

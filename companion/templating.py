@@ -7,7 +7,7 @@ import uuid
 from flask import Flask, render_template, request
 from flask_babel import get_locale
 
-from .i18n import LANGUAGES, card_label, card_name, preset_name, reason_text, refusal_text, suit_name
+from .i18n import LANGUAGES, card_label, card_name, money, possessive, preset_name, reason_text, refusal_text, suit_name
 from .rules import parse_card
 
 
@@ -20,6 +20,8 @@ def init_app(app: Flask) -> None:
             "card_label": card_label,
             "card_name": card_name,
             "suit_name": suit_name,
+            "money": money,
+            "possessive": possessive,
             "reason_text": reason_text,
             "preset_name": preset_name,
             "refusal_text": refusal_text,

@@ -9,7 +9,7 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from companion.i18n import LANGUAGES
+from companion.i18n import FALLBACKS, LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent / "companion"
 TRANSLATIONS = ROOT / "translations"
@@ -18,6 +18,8 @@ TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 
 def load(path: Path, reader=read_po):
     with path.open("rb") as f:
+        if reader is read_po and path.parent.name == "LC_MESSAGES":
+            return read_po(f, locale=path.parent.parent.name)  # its own number of plural forms
         return reader(f)
 
 
@@ -32,19 +34,51 @@ def strings(catalog) -> dict:
     return {(m.context, plain(m.id)): plain(m.string) for m in catalog if m.id}
 
 
+def translated(value) -> bool:
+    return all(value) if isinstance(value, tuple) else bool(value)
+
+
+def catalogue(lang: str) -> dict:
+    return strings(load(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"))
+
+
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_message_has_a_translation(lang):
-    have = strings(load(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"))
+    """Every language translates every message; a regional variant (es_AR)
+    only what it says differently, the rest coming from its base language.
+    Plurals excepted: Babel compiles an untranslated plural as the English
+    text instead of leaving it to the fallback, so a variant carries them all."""
+    chain = [catalogue(lang)] + ([catalogue(FALLBACKS[lang])] if lang in FALLBACKS else [])
     missing = [
-        k for k in template_ids() if k not in have or not all(have[k] if isinstance(have[k], tuple) else [have[k]])
+        k
+        for k in template_ids()
+        if not any(translated(c.get(k)) for c in (chain[:1] if isinstance(k[1], tuple) else chain))
     ]
     assert not missing, f"{lang} lacks {missing[:5]}"
+
+
+@pytest.mark.parametrize("lang", sorted(FALLBACKS))
+def test_a_regional_variant_translates_what_differs_and_not_a_copy(lang):
+    own = catalogue(lang)
+    base = catalogue(FALLBACKS[lang])
+    differ = [k for k, v in own.items() if translated(v)]
+    assert len(differ) >= 50, f"{lang} translates only {len(differ)} messages"
+    copies = [k for k in differ if own[k] == base.get(k) and not isinstance(k[1], tuple)]
+    assert not copies, f"{lang} repeats its base language (leave these empty): {copies[:5]}"
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_translations_keep_the_placeholders(lang):
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        errors = [(m.id, [str(e) for e in errs]) for m, errs in read_po(f, locale=lang).check()]
+    assert not errors, errors[:3]
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_compiled_catalogs_match_their_sources(lang):
     folder = TRANSLATIONS / lang / "LC_MESSAGES"
-    assert strings(load(folder / "messages.po")) == strings(load(folder / "messages.mo", read_mo))
+    source = {k: v for k, v in strings(load(folder / "messages.po")).items() if translated(v)}
+    assert source == strings(load(folder / "messages.mo", read_mo))
 
 
 def test_the_template_catalogue_is_up_to_date():
@@ -119,7 +153,8 @@ def test_the_switcher_remembers_the_choice_in_a_cookie(client_without_language):
 @pytest.mark.parametrize(
     "lang,expected",
     [
-        ("es", ["Rey de espadas", "3 de copas"]),
+        ("es", ["rey de espadas", "3 de copas"]),
+        ("es_AR", ["12 de espadas", "3 de copas"]),
         ("it", ["re di spade", "3 di coppe"]),
         ("de", ["Espadas-König"]),
         ("sv", ["espadas kung"]),

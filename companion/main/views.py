@@ -13,7 +13,7 @@ from sqlalchemy import or_, select, text
 
 from ..cookies import recent_table_tokens, set_cookie
 from ..extensions import db
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, html_lang
 from ..models import GameTable
 from . import bp
 
@@ -76,7 +76,7 @@ def manifest():
         "name": _("Chinchón companion"),
         "short_name": _("Chinchón"),
         "description": _("Keep the score at the table: enter the cards, the rules engine does the counting."),
-        "lang": str(get_locale() or "es"),
+        "lang": html_lang(str(get_locale() or "es")),
         "start_url": url_for("main.home"),
         "scope": "/",
         "display": "standalone",

@@ -282,9 +282,8 @@ def history_csv(token: str):
     out = io.StringIO()
     writer = csv.writer(out)
     names = [csv_safe(n) for n in table.names]
-    writer.writerow(
-        [_("Hand"), _("Closer"), *[f"{n} ({_('points')})" for n in names], *[f"{n} ({_('total')})" for n in names]]
-    )
+    points = [_("%(name)s (points)", name=n) for n in names]
+    writer.writerow([_("Hand"), _("Closer"), *points, *[_("%(name)s (total)", name=n) for n in names]])
     for row in current.rows:
         writer.writerow(
             [

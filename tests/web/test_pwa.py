@@ -15,8 +15,7 @@ def test_manifest_is_translated_and_installable(client):
             assert icon_response.status_code == 200
     client.set_cookie("lang", "es")
     assert (
-        json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))["name"]
-        == "Chinchón: el compañero de mesa"
+        json.loads(client.get("/manifest.webmanifest").get_data(as_text=True))["name"] == "Chinchón: anotador y árbitro"
     )
 
 
