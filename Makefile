@@ -28,12 +28,14 @@ system:
 test: $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	bash scripts/run-tests.sh
 
 conformance: $(STAMP)
 	$(BIN)/python ../shared/conformance.py
 
 bench: $(STAMP)
+	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_rules.py
 
 clean:
