@@ -58,6 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=select_locale)
 
     from .api import bp as api_bp
+    from .groups import bp as groups_bp
     from .main import bp as main_bp
     from .play import bp as play_bp
     from .referee import bp as referee_bp
@@ -70,6 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables_bp)
     app.register_blueprint(referee_bp)
     app.register_blueprint(play_bp)
+    app.register_blueprint(groups_bp)
     _errors(app)
     _security_headers(app)
     from . import templating

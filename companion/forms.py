@@ -9,6 +9,7 @@ from wtforms import (
     BooleanField,
     DecimalField,
     FieldList,
+    HiddenField,
     IntegerField,
     RadioField,
     SelectChoice,
@@ -46,6 +47,9 @@ REENTRY_CHOICES = [
 
 
 class TableForm(FlaskForm):
+    #: A group link: the match counts for that group (see companion/groups/service.py).
+    group = HiddenField()
+    group_name: str | None = None
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
     preset = RadioField(_l("Rules"), choices=PRESET_CHOICES, default="classic", validators=[InputRequired()])
     players = FieldList(

@@ -12,6 +12,7 @@ from ..access import load
 from ..cookies import remember_table
 from ..extensions import db
 from ..forms import MAX_PLAYERS, TableForm, table_problem
+from ..groups.service import group_for_form, join
 from ..i18n import error_text
 from ..models import Deal, GameTable, Player
 from ..rules import ChinchonError
@@ -54,6 +55,7 @@ class PlayForm(TableForm):
 @bp.route("/play/new", methods=["GET", "POST"])
 def new_game():
     form = PlayForm()
+    group = group_for_form(form)
     if request.method == "POST" and form.validate():
         entries = [
             (p.data.strip(), k.data) for p, k in zip(form.players, form.kinds, strict=True) if p.data and p.data.strip()
@@ -72,6 +74,7 @@ def new_game():
                     first_dealer=int(form.first_dealer.data),
                     suit_style=form.suit_style.data,
                 )
+                join(table, group)
                 response = redirect(url_for("play.table", token=table.owner_token))
                 return remember_table(response, table.owner_token)
             except ChinchonError as error:

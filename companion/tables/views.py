@@ -14,6 +14,7 @@ from ..access import load, owned, writable
 from ..cookies import remember_table, set_cookie
 from ..extensions import db
 from ..forms import TableForm, table_problem
+from ..groups.service import group_for_form, join
 from ..i18n import error_text
 from ..models import GameTable
 from ..rules import ChinchonError, MatchError, get_rules
@@ -39,6 +40,7 @@ from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new_table():
     form = TableForm()
+    group = group_for_form(form)
     recent = [n for n in request.cookies.get("names", "").split("|") if n][:16]
     if request.method == "POST" and form.validate():
         names = form.player_names()
@@ -52,6 +54,7 @@ def new_table():
                 first_dealer=int(form.first_dealer.data),
                 suit_style=form.suit_style.data,
             )
+            join(table, group)
             response = redirect(url_for("tables.scoreboard", token=table.owner_token))
             remember_table(response, table.owner_token)
             kept = list(dict.fromkeys([*names, *recent]))[:16]
