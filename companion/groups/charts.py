@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..names import name_key
 from ..tables.charts import COLOURS
 from .service import Line, Match
 
@@ -49,8 +50,6 @@ def wins_chart(lines: Sequence[Line], season_matches: Sequence[Match], width: in
     players = [ln for ln in lines if ln.played]
     if not finished or not players:
         return None
-    from ..names import name_key
-
     left, right, top, bottom = 28, 12, 10, height - 24
     series = []
     for ln in players:
@@ -68,11 +67,15 @@ def wins_chart(lines: Sequence[Line], season_matches: Sequence[Match], width: in
     def y(v: int) -> float:
         return round(bottom - (bottom - top) * v / high, 1)
 
+    def dodge(i: int) -> float:
+        """Lines with equal counts would hide each other: shift each by a hair."""
+        return round((i - (len(series) - 1) / 2) * 2.5, 1)
+
     result = [
         WinLine(
             name=ln.name,
             colour=COLOURS[i % len(COLOURS)],
-            points=" ".join(f"{x(j)},{y(v)}" for j, v in enumerate(running)),
+            points=" ".join(f"{x(j)},{round(y(v) + dodge(i), 1)}" for j, v in enumerate(running)),
             wins=running[1:],
         )
         for i, (ln, running) in enumerate(series)

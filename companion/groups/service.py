@@ -236,8 +236,8 @@ class Line:
 
 
 def standings(group: Group, season_matches: Sequence[Match]) -> list[Line]:
-    """The season's finished matches per player: members first in the group's
-    order, then anyone else who played; best first by wins, win share, lower average."""
+    """The season's finished matches per player: members, then guests (anyone
+    else who played); each best first by wins, win share, lower average."""
     lines: dict[str, Line] = {m.key: Line(m.name, True) for m in group.members}
     for match in season_matches:
         if not match.finished:
@@ -256,10 +256,10 @@ def standings(group: Group, season_matches: Sequence[Match]) -> list[Line]:
     return sorted(
         order,
         key=lambda ln: (
+            not ln.member,
             -ln.won,
             -(ln.win_share or 0),
             ln.average_total if ln.average_total is not None else Decimal("Infinity"),
-            not ln.member,
         ),
     )
 
