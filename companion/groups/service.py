@@ -295,12 +295,6 @@ def ledger(group: Group, all_matches: Sequence[Match]) -> Ledger:
     return Ledger(balances, fewest_payments(balances))
 
 
-class PaymentError(ValueError):
-    def __init__(self, message: str, field: str):
-        super().__init__(message)
-        self.message, self.field = message, field
-
-
 def record_payment(group: Group, payer: str, payee: str, cents: int, submission: str) -> Payment | None:
     """Store one payment; a replayed form (same submission id) stores nothing
     and answers None."""

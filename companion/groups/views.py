@@ -20,9 +20,10 @@ from sqlalchemy import select
 from ..cookies import remember_table, set_cookie
 from ..extensions import db
 from ..models import GameTable
-from ..names import name_key
+from ..names import name_key, normalize_name
 from ..rules import ChinchonError
 from ..scoreboard import create_table
+from ..transfer import export_bundle
 from . import bp
 from .charts import BUCKET_COLOURS, BUCKETS, points_chart, wins_chart
 from .forms import GroupForm
@@ -204,7 +205,8 @@ def matches_csv(token: str):
 
 
 # -- playing in the group -----------------------------------------------------------------------
-TABLE_LINK = re.compile(r"([A-Za-z0-9_-]{16,40})/?(?:[?#].*)?$")
+#: A table link as pasted: the token after ``/t/``, or the bare token.
+TABLE_LINK = re.compile(r"(?:/t/|^)([A-Za-z0-9_-]{16,40})(?:[/?#]|$)")
 
 
 @bp.post("/g/<token>/tables")
@@ -240,6 +242,7 @@ def again(token: str):
     first_dealer = (last.first_dealer + 1) % len(last.players)
     try:
         if last.kind == "digital":
+            # Imported here: the play blueprint's views import this package's service.
             from ..play.service import create_digital_table
 
             table = create_digital_table(
@@ -283,6 +286,10 @@ def new_season(token: str):
 # -- money ----------------------------------------------------------------------------------------
 @bp.get("/g/<token>/settle")
 def settle(token: str):
+    return _settle_page(token)
+
+
+def _settle_page(token: str, error: tuple[str, str] | None = None, status: int = 200):
     group = g.group
     book = ledger(group, matches(group))
     return render_template(
@@ -293,8 +300,8 @@ def settle(token: str):
         book=book,
         names=sorted(book.balances, key=name_key),
         amount_value=lambda cents: str(from_cents(cents)),
-        error=None,
-    )
+        error=error,
+    ), status
 
 
 def read_amount(raw: str) -> int | None:
@@ -328,16 +335,7 @@ def payment(token: str):
     elif not submission:
         error = ("amount", _("That request was incomplete; nothing was changed."))
     if error is not None:
-        return render_template(
-            "groups/settle.html",
-            group=group,
-            role=g.role,
-            token=token,
-            book=book,
-            names=sorted(book.balances, key=name_key),
-            amount_value=lambda c: str(from_cents(c)),
-            error=error,
-        ), 400
+        return _settle_page(token, error, 400)
     if record_payment(group, payer, payee, cents, submission) is None:
         flash(_("That payment was already recorded."), "ok")
     else:
@@ -370,8 +368,6 @@ def settings(token: str):
         }
     )
     if request.method == "POST" and form.check():
-        from ..names import normalize_name
-
         group.name = normalize_name(form.name.data)[:80]
         set_members(group, form.member_names())
         group.preset = form.preset.data
@@ -387,8 +383,6 @@ def settings(token: str):
 
 @bp.get("/g/<token>/export.json")
 def export(token: str):
-    from ..transfer import export_bundle
-
     data = export_bundle([g.group])
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),

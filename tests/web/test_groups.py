@@ -236,6 +236,16 @@ def test_standings_match_the_hand_computed_example(client, app):
     assert "pot €1.00" in html and "pot €2.50" in html
 
 
+def test_figures_follow_the_page_language(client, app):
+    token = create_group(client)
+    play_example(client, token)
+    client.set_cookie("lang", "es")
+    html = client.get(f"/g/{token}").get_data(as_text=True)
+    ana = figures(html)["Ana"]
+    assert (ana["share"], ana["average"]) == ("50\u00a0%", "53,0")
+    assert "bote 2,50\u00a0€" in html and "ganó Carla" in html
+
+
 def test_the_charts_match_the_example_and_have_text(client, app):
     token = create_group(client)
     play_example(client, token)
@@ -436,7 +446,9 @@ def test_an_existing_table_joins_with_its_owner_link_only(client, app):
     client.post(f"/g/{token}/tables", data={**post, "link": f"http://x/t/{row.player}"})
     assert table_row(app, table).group_id is None
     response = client.post(
-        f"/g/{token}/tables", data={**post, "link": f"https://example.org/t/{table}"}, follow_redirects=True
+        f"/g/{token}/tables",
+        data={**post, "link": f" https://example.org/t/{table}/settings?x=1 "},
+        follow_redirects=True,
     )
     assert "now counts for this group" in response.get_data(as_text=True)
     group_id = table_row(app, table).group_id
