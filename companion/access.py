@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
 from .extensions import db
-from .models import GameTable, Player
+from .models import GameTable, Group, Player
 
 #: A form's one-time submission id, as the pages make it (uuid4().hex).  Ids the
 #: server makes itself (``deal-7``) never match, so a form cannot forge one.
@@ -51,6 +51,17 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "play.poll": {"GET": frozenset({SEAT})},
     "play.seat_act": {"POST": frozenset({SEAT})},
     "play.seat_qr": {"GET": frozenset({SEAT})},
+    # A group's links: owner, member (the player level) and read-only.
+    "groups.page": {"GET": _TABLE},
+    "groups.season": {"GET": _TABLE},
+    "groups.settle": {"GET": _TABLE},
+    "groups.matches_csv": {"GET": _TABLE},
+    "groups.add_table": {"POST": _WRITE},
+    "groups.again": {"POST": _WRITE},
+    "groups.payment": {"POST": frozenset({OWNER})},
+    "groups.new_season": {"POST": frozenset({OWNER})},
+    "groups.settings": {"GET": frozenset({OWNER}), "POST": frozenset({OWNER})},
+    "groups.export": {"GET": frozenset({OWNER})},
 }
 
 #: Which links a page opened with a role may show.
@@ -64,17 +75,24 @@ SHOWS: dict[str, frozenset[str]] = {
 
 
 class Link(NamedTuple):
-    """What a secret link opens: the table, the role, and the seat for a seat link."""
+    """What a secret link opens: a table (with the seat, for a seat link) or a
+    group, and the role.  A group's member link has the player level."""
 
-    table: GameTable
+    table: GameTable | None
     role: str
     player: Player | None = None
+    group: Group | None = None
 
     def token_for(self, role: str) -> str:
-        """The table's link of ``role``, if this link may show it."""
+        """The link of ``role`` to the same table or group, if this link may show it."""
         if not may_show(self.role, role):
             abort(403)
-        return {OWNER: self.table.owner_token, PLAYER: self.table.player_token, WATCH: self.table.watch_token}[role]
+        held = self.group if self.group is not None else self.table
+        return {OWNER: held.owner_token, PLAYER: _player_token(held), WATCH: held.watch_token}[role]
+
+
+def _player_token(held: GameTable | Group) -> str:
+    return held.member_token if isinstance(held, Group) else held.player_token
 
 
 def may_show(role: str, shown: str) -> bool:
@@ -96,6 +114,12 @@ def resolve(token: str) -> Link | None:
     player = db.session.scalar(select(Player).where(Player.seat_token == token))
     if player is not None:
         return Link(player.table, SEAT, player)
+    group = db.session.scalar(
+        select(Group).where(or_(Group.owner_token == token, Group.member_token == token, Group.watch_token == token))
+    )
+    if group is not None:
+        role = OWNER if token == group.owner_token else PLAYER if token == group.member_token else WATCH
+        return Link(None, role, group=group)
     return None
 
 
@@ -137,11 +161,12 @@ def forbid(link: Link) -> None:
         message = _("This link enters hands; only the table's owner link can change the settings or delete the table.")
     else:
         message = _("This link cannot do that here.")
-    back = (
-        url_for("play.seat", seat_token=link.player.seat_token)
-        if link.role == SEAT and link.player is not None
-        else url_for("tables.scoreboard", token=link.token_for(link.role))
-    )
+    if link.role == SEAT and link.player is not None:
+        back = url_for("play.seat", seat_token=link.player.seat_token)
+    elif link.group is not None:
+        back = url_for("groups.page", token=link.token_for(link.role))
+    else:
+        back = url_for("tables.scoreboard", token=link.token_for(link.role))
     page = render_template("error.html", code=403, message=message, back=back)
     abort(make_response(page, 403))
 

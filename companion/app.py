@@ -59,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     babel.init_app(app, locale_selector=select_locale)
 
     from .api import bp as api_bp
+    from .groups import bp as groups_bp
     from .main import bp as main_bp
     from .play import bp as play_bp
     from .referee import bp as referee_bp
@@ -71,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables_bp)
     app.register_blueprint(referee_bp)
     app.register_blueprint(play_bp)
+    app.register_blueprint(groups_bp)
     _errors(app)
     _input_guards(app)
     _security_headers(app)
@@ -177,7 +179,7 @@ def _input_guards(app: Flask) -> None:
         if request.method == "POST" and not request.path.startswith("/api/"):
             values += [*request.form.keys(), *request.form.values()]
             submission = request.form.get("submission")
-            if submission is not None and not SUBMISSION_ID.fullmatch(submission):
+            if submission and not SUBMISSION_ID.fullmatch(submission):
                 refuse(_("This form is not one this app made. Reload the page and try again."))
         if any("\x00" in v for v in values):
             refuse(_("The request holds a character that cannot be stored (NUL). Nothing was changed."))

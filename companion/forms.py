@@ -8,6 +8,7 @@ from wtforms import (
     BooleanField,
     DecimalField,
     FieldList,
+    HiddenField,
     IntegerField,
     RadioField,
     SelectChoice,
@@ -20,6 +21,7 @@ from wtforms.widgets import HiddenInput
 from .messages import FormError, error_text
 from .rules import ChinchonError, Rules, get_rules
 from .rules.match import verify_players
+from .rules.names import normalize_name
 from .scoreboard import ScoreError
 
 MAX_PLAYERS = 8
@@ -60,6 +62,9 @@ class BoundedInteger(IntegerField):
 
 
 class TableForm(FlaskForm):
+    #: A group link: the match counts for that group (see companion/group_service.py).
+    group = HiddenField()
+    group_name: str | None = None
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
     preset = RadioField(_l("Rules"), choices=PRESET_CHOICES, default="classic", validators=[InputRequired()])
     players = FieldList(
@@ -108,7 +113,7 @@ class TableForm(FlaskForm):
     )
 
     def player_names(self) -> list[str]:
-        return [p.data.strip() for p in self.players if p.data and p.data.strip()]
+        return [name for name in (normalize_name(p.data or "") for p in self.players) if name]
 
     def overrides(self) -> dict[str, object]:
         """The house variants as rules-engine overrides."""

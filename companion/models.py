@@ -42,6 +42,8 @@ class GameTable(db.Model):
     #: Raised by every write; a form carrying an older version is stale.
     version: Mapped[int] = mapped_column(Integer, default=1)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("game_tables.id"), default=None)
+    #: The group this match counts for (at most one); see :class:`Group`.
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), default=None, index=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
@@ -209,3 +211,98 @@ class Reentry(db.Model):
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 
     table: Mapped[GameTable] = relationship(back_populates="reentries")
+
+
+# -- groups: the same friends, every week ------------------------------------------
+class Group(db.Model):
+    """Friends who play together week after week: members, seasons, a money
+    ledger.  Nothing about a match is copied here: standings and balances are
+    replayed from the group's tables (``GameTable.group_id``), so deleting or
+    correcting a table changes the group's figures at once."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: The same three link levels as a table's (128 bits of randomness each).
+    owner_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    member_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    watch_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    #: The group's usual rules, offered when a table is started in the group.
+    preset: Mapped[str] = mapped_column(String(20), default="classic")
+    overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    currency: Mapped[str] = mapped_column(String(3), default="EUR")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+    members: Mapped[list[GroupMember]] = relationship(
+        back_populates="group", order_by="GroupMember.position", cascade="all, delete-orphan", lazy="selectin"
+    )
+    seasons: Mapped[list[Season]] = relationship(
+        back_populates="group", order_by="Season.number", cascade="all, delete-orphan", lazy="selectin"
+    )
+    payments: Mapped[list[Payment]] = relationship(
+        back_populates="group", order_by="Payment.id", cascade="all, delete-orphan", lazy="select"
+    )
+    tables: Mapped[list[GameTable]] = relationship(
+        GameTable, backref="group", order_by=(GameTable.created_at, GameTable.id), lazy="select", passive_deletes=True
+    )
+
+    @property
+    def rules(self) -> Rules:
+        return get_rules(self.preset, **self.overrides)
+
+    @property
+    def names(self) -> list[str]:
+        return [m.name for m in self.members]
+
+    @property
+    def current_season(self) -> Season:
+        return self.seasons[-1]
+
+
+class GroupMember(db.Model):
+    __tablename__ = "group_members"
+    __table_args__ = (UniqueConstraint("group_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    #: As shown (``names.normalize_name``) and as compared (``names.name_key``).
+    name: Mapped[str] = mapped_column(String(40))
+    key: Mapped[str] = mapped_column(String(80))
+
+    group: Mapped[Group] = relationship(back_populates="members")
+
+
+class Season(db.Model):
+    """A season runs from ``started_at`` until the next one starts; a match
+    belongs to the season in which its table was created."""
+
+    __tablename__ = "seasons"
+    __table_args__ = (UniqueConstraint("group_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(default=now)
+
+    group: Mapped[Group] = relationship(back_populates="seasons")
+
+
+class Payment(db.Model):
+    """Money handed over outside the app ("Ben paid Ana 2.50"), in cents of the
+    group's currency: exact, never a float."""
+
+    __tablename__ = "payments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"), index=True)
+    payer: Mapped[str] = mapped_column(String(40))
+    payee: Mapped[str] = mapped_column(String(40))
+    cents: Mapped[int] = mapped_column(Integer)
+    #: The form's one-time id: a replayed submission records nothing twice.
+    submission: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    group: Mapped[Group] = relationship(back_populates="payments")

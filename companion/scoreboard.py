@@ -30,7 +30,7 @@ from .rules import (
     settle_hand,
 )
 from .rules.close import chinchon_score, max_hand_points, possible_closer_scores
-from .rules.match import clean_name
+from .rules.names import normalize_name
 from .rules.variants import AUTO
 
 
@@ -114,7 +114,7 @@ def create_table(
         first_dealer=first_dealer,
         rematch_of_id=rematch_of.id if rematch_of else None,
     )
-    table.players = [Player(seat=i, name=clean_name(n)) for i, n in enumerate(players)]
+    table.players = [Player(seat=i, name=normalize_name(n)) for i, n in enumerate(players)]
     db.session.add(table)
     return table
 
@@ -129,7 +129,7 @@ def change_settings(table: GameTable, version: int | None, name: str, overrides:
         standing(table)
     except MatchError as error:
         raise ScoreError("rules_history", "target", reason=error.message) from None
-    table.name = clean_name(name)
+    table.name = normalize_name(name)
     claim_version(table, version)
 
 

@@ -14,7 +14,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from .extensions import db
-from .models import Deal, Entry, GameTable, Hand, Player, Reentry, now
+from .models import Deal, Entry, GameTable, Group, GroupMember, Hand, Payment, Player, Reentry, Season, now
 
 FORMAT = 1
 _TABLE_FIELDS = (
@@ -141,14 +141,117 @@ def import_table(data: dict[str, Any]) -> GameTable:
     return table
 
 
+# -- groups ---------------------------------------------------------------------------------
+_GROUP_FIELDS = ("owner_token", "member_token", "watch_token", "name", "preset", "overrides", "currency")
+
+
+def export_group(group: Group) -> dict[str, Any]:
+    """A group without its tables' contents: they are exported as tables and
+    named here by their player link."""
+    return {
+        **{f: getattr(group, f) for f in _GROUP_FIELDS},
+        "created_at": _time(group.created_at),
+        "updated_at": _time(group.updated_at),
+        "members": [{"position": m.position, "name": m.name, "key": m.key} for m in group.members],
+        "seasons": [{"number": s.number, "started_at": _time(s.started_at)} for s in group.seasons],
+        "payments": [
+            {
+                "payer": p.payer,
+                "payee": p.payee,
+                "cents": p.cents,
+                "submission": p.submission,
+                "created_at": _time(p.created_at),
+            }
+            for p in group.payments
+        ],
+        "tables": [t.player_token for t in group.tables],
+    }
+
+
+def import_group(data: dict[str, Any]) -> Group:
+    """A group and the link to its tables (which must be imported first)."""
+    group = Group(
+        **{f: data[f] for f in _GROUP_FIELDS},
+        created_at=_parse_time(data["created_at"]),
+        updated_at=_parse_time(data["updated_at"]),
+    )
+    group.members = [GroupMember(position=m["position"], name=m["name"], key=m["key"]) for m in data["members"]]
+    group.seasons = [Season(number=s["number"], started_at=_parse_time(s["started_at"])) for s in data["seasons"]]
+    group.payments = [
+        Payment(
+            payer=p["payer"],
+            payee=p["payee"],
+            cents=p["cents"],
+            submission=p["submission"],
+            created_at=_parse_time(p["created_at"]),
+        )
+        for p in data["payments"]
+    ]
+    db.session.add(group)
+    db.session.flush()
+    for token in data["tables"]:
+        table = db.session.scalar(select(GameTable).where(GameTable.player_token == token))
+        if table is not None and table.group_id is None:  # a match belongs to one group only
+            table.group_id = group.id
+    return group
+
+
+def export_bundle(groups: list[Group], tables: list[GameTable] | None = None) -> dict[str, Any]:
+    """What ``flask export`` writes: the tables (the groups' own included) and the groups."""
+    chosen = {t.id: t for t in tables or []}
+    for group in groups:
+        chosen.update({t.id: t for t in group.tables})
+    ordered = [chosen[k] for k in sorted(chosen)]
+    return {"format": FORMAT, "tables": [export_table(t) for t in ordered], "groups": [export_group(g) for g in groups]}
+
+
+def import_bundle(data: dict[str, Any]) -> tuple[int, int, int, int]:
+    """Tables then groups; those already here (by link) are skipped.
+    Returns (tables added, tables skipped, groups added, groups skipped)."""
+    added = skipped = groups_added = groups_skipped = 0
+    for table in data["tables"]:
+        if db.session.scalar(select(GameTable.id).where(GameTable.player_token == table["player_token"])):
+            skipped += 1
+            continue
+        import_table(table)
+        added += 1
+    db.session.flush()
+    for group in data.get("groups", []):
+        if db.session.scalar(select(Group.id).where(Group.owner_token == group["owner_token"])):
+            groups_skipped += 1
+            continue
+        import_group(group)
+        groups_added += 1
+    return added, skipped, groups_added, groups_skipped
+
+
+def last_activity(group: Group) -> datetime:
+    """The group's own changes or any of its tables', whichever is later."""
+    return max([group.updated_at, *(t.updated_at for t in group.tables)])
+
+
 def purge(older_than: timedelta, dry_run: bool = False) -> int:
+    """Remove tables idle that long, except those of a group with recent
+    activity; idle groups go too.  Returns the number of tables."""
     cutoff = now() - older_than
-    idle = list(db.session.scalars(select(GameTable).where(GameTable.updated_at < cutoff)))
+    kept_groups = {g.id for g in db.session.scalars(select(Group)) if last_activity(g) >= cutoff}
+    idle = [
+        t
+        for t in db.session.scalars(select(GameTable).where(GameTable.updated_at < cutoff))
+        if t.group_id is None or t.group_id not in kept_groups
+    ]
     if not dry_run:
         for table in idle:
             db.session.delete(table)
+        for group in db.session.scalars(select(Group).where(Group.id.not_in(kept_groups))):
+            db.session.delete(group)
         db.session.commit()
     return len(idle)
+
+
+def idle_groups(older_than: timedelta) -> int:
+    cutoff = now() - older_than
+    return sum(1 for g in db.session.scalars(select(Group)) if last_activity(g) < cutoff)
 
 
 def init_app(app: Flask) -> None:
@@ -158,12 +261,14 @@ def init_app(app: Flask) -> None:
         "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="file to write (default: stdout)"
     )
     def export_command(tokens: tuple[str, ...], output) -> None:
-        """Export tables (all, or those whose player or owner link is given) as JSON."""
+        """Export tables and groups (all, or those whose player, member or owner link is given) as JSON."""
         query = select(GameTable).order_by(GameTable.id)
+        groups = select(Group).order_by(Group.id)
         if tokens:
             query = query.where(GameTable.player_token.in_(tokens) | GameTable.owner_token.in_(tokens))
-        tables = [export_table(t) for t in db.session.scalars(query)]
-        json.dump({"format": FORMAT, "tables": tables}, output, ensure_ascii=False, indent=1)
+            groups = groups.where(Group.owner_token.in_(tokens) | Group.member_token.in_(tokens))
+        bundle = export_bundle(list(db.session.scalars(groups)), list(db.session.scalars(query)))
+        json.dump(bundle, output, ensure_ascii=False, indent=1)
         output.write("\n")
 
     @app.cli.command("import")
@@ -173,20 +278,21 @@ def init_app(app: Flask) -> None:
         data = json.load(source)
         if data.get("format") != FORMAT:
             raise click.ClickException(f"unknown export format {data.get('format')!r}")
-        added = skipped = 0
-        for table in data["tables"]:
-            if db.session.scalar(select(GameTable.id).where(GameTable.player_token == table["player_token"])):
-                skipped += 1
-                continue
-            import_table(table)
-            added += 1
+        added, skipped, groups_added, groups_skipped = import_bundle(data)
         db.session.commit()
         click.echo(f"imported {added} table(s), skipped {skipped} already present")
+        if data.get("groups"):
+            click.echo(f"imported {groups_added} group(s), skipped {groups_skipped} already present")
 
     @app.cli.command("purge")
     @click.option("--days", type=click.IntRange(min=1), required=True, help="remove tables idle for longer than this")
     @click.option("--dry-run", is_flag=True, help="only count them")
     def purge_command(days: int, dry_run: bool) -> None:
         """Remove tables nobody has touched for DAYS days."""
+        groups = idle_groups(timedelta(days=days))
         count = purge(timedelta(days=days), dry_run)
         click.echo(f"{'would remove' if dry_run else 'removed'} {count} table(s) idle for over {days} days")
+        if groups:
+            click.echo(
+                f"{'would remove' if dry_run else 'removed'} {groups} idle group(s); groups with recent play are kept"
+            )

@@ -11,6 +11,7 @@ from ..access import authorize
 from ..cookies import remember_table
 from ..extensions import db
 from ..forms import MAX_PLAYERS, TableForm, table_problem
+from ..group_service import group_for_form, join
 from ..i18n import error_text
 from ..models import Deal, GameTable, Player
 from ..rules import ChinchonError
@@ -53,6 +54,7 @@ class PlayForm(TableForm):
 @bp.route("/play/new", methods=["GET", "POST"])
 def new_game():
     form = PlayForm()
+    group = group_for_form(form)
     if request.method == "POST" and form.validate():
         entries = [
             (p.data.strip(), k.data) for p, k in zip(form.players, form.kinds, strict=True) if p.data and p.data.strip()
@@ -71,6 +73,7 @@ def new_game():
                     first_dealer=int(form.first_dealer.data),
                     suit_style=form.suit_style.data,
                 )
+                join(table, group)
                 response = redirect(url_for("play.table", token=table.owner_token))
                 return remember_table(response, table.owner_token)
             except ChinchonError as error:

@@ -7,13 +7,13 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from .errors import ChinchonError, CountError, MatchError
+from .names import name_key, normalize_name
 from .variants import Eliminate, Rules, get_rules  # noqa: F401  (doctest uses get_rules)
 
 
@@ -202,22 +202,6 @@ class MatchState:
         }
 
 
-def clean_name(name: str) -> str:
-    """A player's name as stored: NFC, invisible characters (zero-width spaces,
-    joiners, bidi marks) removed, inner spaces collapsed."""
-    name = unicodedata.normalize("NFC", name)
-    name = "".join(ch for ch in name if unicodedata.category(ch) not in _INVISIBLE)
-    return " ".join(name.split())
-
-
-def name_key(name: str) -> str:
-    """Two names are the same player when their keys are equal ("Ana", "ana", "Ana\u200b")."""
-    return clean_name(name).casefold()
-
-
-_INVISIBLE = {"Cf", "Cc", "Cs", "Co", "Cn"}
-
-
 def verify_players(names: Sequence[Any], rules: Rules) -> None:
     if not rules.min_players <= len(names) <= rules.max_players:
         raise CountError(
@@ -229,7 +213,7 @@ def verify_players(names: Sequence[Any], rules: Rules) -> None:
             high=rules.max_players,
         )
     for name in names:
-        if not isinstance(name, str) or not clean_name(name):
+        if not isinstance(name, str) or not normalize_name(name):
             raise ChinchonError("Each player needs a name.", "players", key="name_missing")
     if len({name_key(n) for n in names}) != len(names):
         raise ChinchonError("Two players have the same name; give each a different one.", "players", key="name_twice")

@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models import GameTable
+from ..palette import COLOURS
 from ..scoreboard import Standing
-
-#: Distinguishable on white and in dark mode, and for common colour blindness.
-COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#6b4c9a", "#8a6d00"]
 
 
 @dataclass

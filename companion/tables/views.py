@@ -14,6 +14,7 @@ from ..access import OWNER, PLAYER, WATCH, authorize, by_hand
 from ..cookies import remember_table, set_cookie
 from ..extensions import db
 from ..forms import SettingsForm, TableForm, table_problem
+from ..group_service import group_for_form, join
 from ..messages import FormError, error_text, stale_text
 from ..rules import ChinchonError
 from ..rules.variants import PRESETS
@@ -40,6 +41,7 @@ from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new_table():
     form = TableForm()
+    group = group_for_form(form)
     recent = [n for n in request.cookies.get("names", "").split("|") if n][:16]
     if request.method == "POST" and form.validate():
         names = form.player_names()
@@ -54,6 +56,7 @@ def new_table():
                     first_dealer=int(form.first_dealer.data),
                     suit_style=form.suit_style.data,
                 )
+                join(table, group)
             response = redirect(url_for("tables.scoreboard", token=table.owner_token))
             remember_table(response, table.owner_token)
             kept = list(dict.fromkeys([*names, *recent]))[:16]

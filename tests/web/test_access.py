@@ -13,9 +13,10 @@ from werkzeug.exceptions import MethodNotAllowed
 
 from companion.access import NONE, OWNER, PERMISSIONS, PLAYER, ROLES, SEAT, SHOWS, WATCH
 from companion.extensions import db
-from companion.models import GameTable, Player
+from companion.models import GameTable, Group, Player
 
 from .helpers import create_table, csrf, enter_points
+from .test_groups import create_group
 from .test_play import new_game
 
 LINK_ARGS = {"token", "seat_token"}
@@ -30,6 +31,7 @@ def links(client, app):
     hotseat_owner = hotseat_owner.headers["Location"].split("/")[2]
     devices_owner = new_game(client, [("Dani", "human"), ("Eva", "human"), ("Robo", "good")], mode="devices")
     devices_owner = devices_owner.headers["Location"].split("/")[2]
+    group_owner = create_group(client)
     with app.app_context():
 
         def tokens(owner_token):
@@ -41,7 +43,9 @@ def links(client, app):
         devices, devices_id = tokens(devices_owner)
         seat = db.session.query(Player).filter_by(table_id=devices_id, name="Dani").one().seat_token
         other_seat = db.session.query(Player).filter_by(table_id=devices_id, name="Eva").one().seat_token
+        group = db.session.query(Group).filter_by(owner_token=group_owner).one()
         return {
+            "group": {OWNER: group.owner_token, PLAYER: group.member_token, WATCH: group.watch_token},
             "physical": physical,
             "digital": hotseat,
             "devices": devices,
@@ -55,8 +59,12 @@ def link_rules(app):
     return [r for r in app.url_map.iter_rules() if LINK_ARGS & set(r.arguments)]
 
 
+def kind_of(endpoint: str) -> str:
+    return {"play": "digital", "groups": "group"}.get(endpoint.split(".")[0], "physical")
+
+
 def url_for_role(rule, role, links, kind=None):
-    kind = kind or ("digital" if rule.endpoint.startswith("play.") else "physical")
+    kind = kind or kind_of(rule.endpoint)
     if role == SEAT:
         token = links[SEAT]
     elif role == NONE:
@@ -107,7 +115,7 @@ def test_each_route_answers_each_link_as_the_table_says(client, app, links, role
 def tokens_above(role, links):
     """Every link a page opened with ``role`` must never show."""
     hidden = {}
-    for kind in ("physical", "digital", "devices"):
+    for kind in ("physical", "digital", "devices", "group"):
         for shown_role, token in links[kind].items():
             if shown_role not in SHOWS[role]:
                 hidden[token] = f"{kind} {shown_role}"
@@ -128,7 +136,7 @@ def test_no_page_shows_or_leads_to_a_higher_link(client, app, links, role):
         url_for_role(rule, role, links, kind) + query
         for rule in link_rules(app)
         if "GET" in rule.methods and role in PERMISSIONS[rule.endpoint].get("GET", ())
-        for kind in ({"physical"} if rule.endpoint.startswith("tables.") else {"digital", "devices"})
+        for kind in ({"digital", "devices"} if rule.endpoint.startswith("play.") else {kind_of(rule.endpoint)})
         for query in ("", "?to=owner", "?to=player", "?to=watch", "?show=1", "?show=2")
     ]
     for url in pages:
