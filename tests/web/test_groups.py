@@ -613,7 +613,6 @@ def test_purge_leaves_groups_with_recent_activity_alone(client, app):
         assert [g.owner_token for g in db.session.scalars(select(Group))] == [active]
 
 
-@pytest.mark.filterwarnings("ignore:'get_engine' is deprecated:DeprecationWarning")  # migrations/env.py
 def test_the_migration_matches_the_models(app, tmp_path):
     """The migrations upgrade, downgrade and upgrade again, ending exactly at the models
     (SQLite here; PostgreSQL when TEST_DATABASE_URL points at it)."""
