@@ -18,14 +18,17 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
+from .i18n import preset_name
 from .messages import FormError, error_text
-from .rules import ChinchonError, Rules, get_rules
+from .rules import DECKS, PRESETS, ChinchonError, Rules, get_rules
 from .rules.match import verify_players
 from .rules.names import normalize_name
+from .rules.variants import AUTO, TWO_DECKS, CloseRule, Layoffs
 from .scoreboard import ScoreError
 
 MAX_PLAYERS = 8
 MAX_TARGET = 10000
+MAX_JOKERS = 4  # SPEC §7: jokers 0–4
 
 PRESET_CHOICES = [
     SelectChoice("classic", _l("Classic (German rules): close with one loose card worth 4 or less")),
@@ -48,6 +51,59 @@ REENTRY_CHOICES = [
     SelectChoice("2", _l("Twice per player")),
     SelectChoice("unlimited", _l("Unlimited")),
 ]
+
+
+#: How each option's values read on a form; the values themselves come from the engine.
+VALUE_LABELS = {
+    "deck": {
+        "spanish40": _l("Spanish 40 cards"),
+        "spanish48": _l("Spanish 48 cards"),
+        "french52": _l("French 52 cards"),
+    },
+    "close_rule": {"one_card": _l("One loose card at most"), "points": _l("Loose cards up to a limit")},
+    "layoffs": {
+        "all": _l("Onto every meld on the table"),
+        "closer_only": _l("Only onto the closer's melds"),
+        "none": _l("No laying off"),
+    },
+    "layoff_onto_full_close": {"false": _l("Not allowed"), "true": _l("Allowed")},
+    "run_layoff_limit": {"null": _l("No limit"), "two_decks": _l("1 with two decks")},
+    "decks": {"auto": _l("By the number of players")},
+}
+
+
+def referee_options() -> list[tuple[str, object, list[tuple[str, object]], bool]]:
+    """The rule options a referee may change: ``(name, label, [(value, text)], reloads)``,
+    each value one the engine accepts (its decks, enums and ranges)."""
+
+    def choices(name: str, values) -> list[tuple[str, object]]:
+        labels = VALUE_LABELS.get(name, {})
+        return [("", _l("As the preset says"))] + [(str(v), labels.get(str(v), str(v))) for v in values]
+
+    return [
+        ("deck", _l("Cards"), choices("deck", DECKS), True),
+        ("jokers", _l("Jokers in the pack"), choices("jokers", range(MAX_JOKERS + 1)), True),
+        ("close_rule", _l("Closing"), choices("close_rule", [r.value for r in CloseRule]), False),
+        ("layoffs", _l("Laying off"), choices("layoffs", [r.value for r in Layoffs]), False),
+        (
+            "layoff_onto_full_close",
+            _l("Laying off onto an all-combined close"),
+            choices("layoff_onto_full_close", ["false", "true"]),
+            False,
+        ),
+        (
+            "run_layoff_limit",
+            _l("Cards added to one run per turn"),
+            choices("run_layoff_limit", ["null", 1, TWO_DECKS]),
+            False,
+        ),
+        ("decks", _l("Decks"), choices("decks", [AUTO, 1, 2]), True),
+    ]
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Every preset the engine has, by its translated name."""
+    return [(name, preset_name(name)) for name in PRESETS]
 
 
 class BoundedInteger(IntegerField):

@@ -2,6 +2,15 @@
 
 from flask import Blueprint
 
+from ..forms import preset_choices, referee_options
+
 bp = Blueprint("referee", __name__, url_prefix="/referee")
+
+
+@bp.context_processor
+def rule_choices() -> dict:
+    """The rules picker lists what the engine offers (presets, decks, enums)."""
+    return {"preset_choices": preset_choices, "referee_options": referee_options}
+
 
 from . import views  # noqa: E402,F401
