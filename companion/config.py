@@ -9,6 +9,10 @@
   ``RATELIMIT_ENABLED``: rate limits (in memory by default).
 - ``TRUST_PROXY``: number of proxies in front (sets X-Forwarded-* handling and
   Secure cookies).
+- ``MAX_CONTENT_LENGTH``: the largest request body in bytes (64 KiB); larger
+  ones answer 413.
+- ``API_CORS_ORIGINS``: comma-separated origins whose pages may call the JSON
+  API from a browser (none by default).
 """
 
 from __future__ import annotations
@@ -62,5 +66,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "RATE_LIMIT_API": os.environ.get("RATE_LIMIT_API", "120 per minute"),
         "RATE_LIMIT_WRITES": os.environ.get("RATE_LIMIT_WRITES", "60 per minute"),
         "TRUST_PROXY": proxies,
+        "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", "") or 64 * 1024),
+        "API_CORS_ORIGINS": os.environ.get("API_CORS_ORIGINS", ""),
         "SESSION_COOKIE_SECURE": proxies > 0 or os.environ.get("SECURE_COOKIES", "").lower() in ("1", "true"),
     }
