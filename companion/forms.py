@@ -19,6 +19,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from .i18n import error_text
 from .rules import ChinchonError, get_rules
+from .rules.variants import OPTIONS
 
 MAX_PLAYERS = 8
 
@@ -68,7 +69,7 @@ class TableForm(FlaskForm):
     target = IntegerField(
         _l("A player is out over"),
         default=100,
-        validators=[InputRequired(), NumberRange(min=1, max=10000)],
+        validators=[InputRequired(), NumberRange(min=OPTIONS["target"].low, max=OPTIONS["target"].high)],
         description=_l("Usually 100; short matches play to 70 or 50."),
     )
     deck = SelectField(_l("Cards"), choices=DECK_CHOICES, default="")
@@ -81,7 +82,7 @@ class TableForm(FlaskForm):
     stake = DecimalField(
         _l("Stake per player (optional)"),
         places=2,
-        validators=[Optional(), NumberRange(min=0, max=1000000)],
+        validators=[Optional(), NumberRange(min=OPTIONS["stake"].low, max=OPTIONS["stake"].high)],
         description=_l("Paid into the pot at the start and at every re-entry; the winner takes the pot."),
     )
     suit_style = SelectField(
