@@ -194,3 +194,10 @@ MATCH = Example(
     },
     "Ben goes out over 100 and buys back in at the highest total still in (Dani's 33), paying the stake again.",
 )
+
+#: A bad input and its 400 answer, shown on the docs page.
+ERROR = Example(
+    {"rules": {"preset": "classic"}, "cards": ["1o", "2o", "13o"]},
+    {"error": "13o is not in the spanish40 deck.", "field": "cards[2]"},
+    "A card the deck does not have: the answer names it and its place.",
+)

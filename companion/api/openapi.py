@@ -254,12 +254,13 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
         "description": endpoint.description,
         "responses": {"200": ok},
     }
-    if endpoint.example is not None:
-        ok["content"][JSON]["example"] = endpoint.example.response
+    example = endpoint.example
+    if example is not None:
+        ok["content"][JSON]["examples"] = {"example": {"summary": example.summary, "value": example.response}}
     if endpoint.request is not None:
         body: dict[str, Any] = {"schema": endpoint.request}
-        if endpoint.example is not None and endpoint.example.request is not None:
-            body["example"] = endpoint.example.request
+        if example is not None and example.request is not None:
+            body["examples"] = {"example": {"summary": example.summary, "value": example.request}}
         operation["requestBody"] = {"required": True, "content": {JSON: body}}
         operation["responses"]["400"] = {"$ref": "#/components/responses/BadInput"}
         operation["responses"]["413"] = {"$ref": "#/components/responses/TooLarge"}

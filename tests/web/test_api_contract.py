@@ -107,9 +107,13 @@ def test_each_documented_example_is_the_real_answer(client, spec, endpoint):
     assert response.status_code == 200
     assert response.get_json() == example.response
     operation = spec["paths"][endpoint.path][endpoint.method]
-    assert operation["responses"]["200"]["content"]["application/json"]["example"] == example.response
+    assert (
+        operation["responses"]["200"]["content"]["application/json"]["examples"]["example"]["value"] == example.response
+    )
     if example.request is not None:
-        assert operation["requestBody"]["content"]["application/json"]["example"] == example.request
+        assert (
+            operation["requestBody"]["content"]["application/json"]["examples"]["example"]["value"] == example.request
+        )
 
 
 @pytest.mark.parametrize("path", ["presets", "openapi.json"])
