@@ -203,3 +203,53 @@ def test_wrong_types_in_match_are_400(client, body, field):
 def test_non_object_bodies_are_400_body(client):
     for raw in [b"[]", b"1", b'"x"', b"null", b"\xff\xfe", b"", b"NaN", b'{"cards": NaN}']:
         assert_400(client.post("/api/v1/melds", data=raw, content_type="application/json"), "body")
+
+
+# -- shapes schemathesis found against the engine's old option checks ---------------------------------
+def test_schemathesis_every_option_at_its_boundary_in_one_rules_object(client):
+    """The coverage phase sends every option at once, at its lowest value."""
+    rules = {
+        "all_combined_bonus": -1000,
+        "chinchon": -1000,
+        "close_max": 0,
+        "close_rule": None,
+        "court_values": None,
+        "deck": None,
+        "decks": 1,
+        "direction": None,
+        "eliminate": None,
+        "first_round_close": None,
+        "joker_points": 0,
+        "joker_run_bonus": [-1000],
+        "jokers": 0,
+        "layoff_onto_full_close": None,
+        "layoffs": None,
+        "max_players": 2,
+        "max_wilds_per_meld": 1,
+        "min_players": 2,
+        "min_real_cards": 1,
+        "preset": "classic",
+        "reentries": 0,
+        "reentry_min_players": 2,
+        "reshuffle": None,
+        "run_layoff_limit": 1,
+        "stake": "0",
+        "target": 1,
+        "wild_cards": [],
+    }
+    cards = ["5b", "5c", "5e", "4o", "12o", "2c", "1c"]
+    assert client.post("/api/v1/melds", json={"rules": rules, "cards": cards}).status_code == 200
+    rules["stake"] = 1_000_001  # one over the bound: refused (it used to be accepted)
+    assert_400(client.post("/api/v1/melds", json={"rules": rules, "cards": cards}), "rules.stake")
+
+
+@pytest.mark.parametrize("path", ["melds", "hand"])
+def test_schemathesis_deck_given_as_an_object(client, path):
+    body = {"rules": {"deck": {}}, "cards": ["1o"], "hands": [GERMAN, GERMAN[:7]]}
+    assert_400(client.post(f"/api/v1/{path}", json=body), "rules.deck")
+
+
+@pytest.mark.parametrize("kind", ["reentry", "chinchon"])
+def test_schemathesis_event_naming_an_object(client, kind):
+    body = {"players": ["Ana", "Ben", "Carla", "Dani"], "events": [{kind: {}}]}
+    assert_400(client.post("/api/v1/match", json=body), "events[0]")
