@@ -5,7 +5,7 @@ Request and answer schemas are data; the examples are in ``examples.py``.
 
 from __future__ import annotations
 
-from ..rules.match import HAND_POINTS_BOUND
+from ..rules.match import HAND_POINTS_BOUND, NAME_LENGTH
 from . import examples
 from .openapi import Endpoint, add, cards, cards_out, melds_out, nullable, obj, ref, strings
 
@@ -16,7 +16,7 @@ FIRST_ROUND = {
     )
 }
 SEAT = {"type": "integer", "minimum": 0, "maximum": 7}
-NAME = {"type": "string", "minLength": 1}
+NAME = {"type": "string", "minLength": 1, "maxLength": NAME_LENGTH}
 
 add(
     Endpoint(

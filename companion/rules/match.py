@@ -172,7 +172,7 @@ class MatchState:
         if kind == "hand":
             self.hand(_hand_points(value))
         elif kind in ("chinchon", "reentry"):
-            if not isinstance(value, str):
+            if not isinstance(value, str) or len(value) > NAME_LENGTH:
                 raise MatchError(f'A {kind} event names one player, such as {{"{kind}": "Ana"}}.')
             if kind == "chinchon":
                 self.chinchon(value)
@@ -197,6 +197,8 @@ class MatchState:
 
 #: Points one player may score in one hand of an event, either way.
 HAND_POINTS_BOUND = 10_000
+#: The longest player name (the create form's limit).
+NAME_LENGTH = 40
 
 
 def _hand_points(value: Any) -> Mapping[str, int]:
@@ -204,6 +206,8 @@ def _hand_points(value: Any) -> Mapping[str, int]:
     if not isinstance(value, Mapping):
         raise MatchError('A hand gives points as {player: points}, such as {"Ana": 12, "Ben": -10}.')
     for name, points in value.items():
+        if isinstance(name, str) and len(name) > NAME_LENGTH:
+            raise MatchError(f"A player's name has at most {NAME_LENGTH} characters.")
         if isinstance(points, bool) or not isinstance(points, int) or abs(points) > HAND_POINTS_BOUND:
             raise MatchError(
                 f"Points in a hand must be whole numbers from {-HAND_POINTS_BOUND} to {HAND_POINTS_BOUND}.",
@@ -220,6 +224,8 @@ def verify_players(names: Sequence[Any], rules: Rules) -> None:
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise ChinchonError("Each player needs a name.", "players")
+        if len(name) > NAME_LENGTH:
+            raise ChinchonError(f"A player's name has at most {NAME_LENGTH} characters.", "players")
     if len(set(names)) != len(names):
         raise ChinchonError("Two players have the same name; give each a different one.", "players")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.api.openapi import ENDPOINTS
+
 GERMAN = ["11c", "11e", "11b", "5o", "6o", "7o", "3c", "12e"]
 
 
@@ -126,6 +128,8 @@ def test_every_number_option_is_bounded(client, option, value):
         {"hand": {"Ana": [1], "Ben": 0}},
         {"hand": {"Ana": 10**30, "Ben": 0}},
         {"hand": {"Ana": 1.5, "Ben": 0}},
+        {"hand": {"A" * 5000: 1, "Ben": 0}},
+        {"reentry": "A" * 5000},
         {"hand": "Ana"},
         [],
         "hand",
@@ -191,6 +195,7 @@ def test_wrong_types_in_hand_are_400(client, body, field):
         ({"players": [["Ana"], "Ben"]}, "players"),
         ({"players": [{"a": 1}, "Ben"]}, "players"),
         ({"players": ["Ana", None]}, "players"),
+        ({"players": ["Ana", "B" * 41]}, "players"),
         ({"players": None}, "players"),
         ({"players": ["Ana", "Ben"], "events": "hand"}, "events"),
         ({"players": ["Ana", "Ben"], "events": {"hand": {}}}, "events"),
@@ -253,3 +258,40 @@ def test_schemathesis_deck_given_as_an_object(client, path):
 def test_schemathesis_event_naming_an_object(client, kind):
     body = {"players": ["Ana", "Ben", "Carla", "Dani"], "events": [{kind: {}}]}
     assert_400(client.post("/api/v1/match", json=body), "events[0]")
+
+
+# -- wrong types at every path of every documented example -----------------------------------------------
+WRONG = [None, True, 0, -1, 10**30, 1.5, 1e308, "", "x", "x" * 300, [], [[]], {}, {"a": 1}, [["1o"]], "\x00"]
+
+
+def _paths(value, path=()):
+    """Every path inside a JSON value (the value itself included)."""
+    yield path
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _paths(child, (*path, key))
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            yield from _paths(child, (*path, i))
+
+
+def _replaced(value, path, new):
+    if not path:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[path[0]] = _replaced(value[path[0]], path[1:], new)
+    return copy
+
+
+@pytest.mark.parametrize("endpoint", [e for e in ENDPOINTS if e.example.request], ids=lambda e: e.operation_id)
+def test_wrong_types_at_every_path_answer_400_or_200_never_500(client, endpoint):
+    request = endpoint.example.request
+    for path in list(_paths(request))[1:]:
+        for wrong in WRONG:
+            body = _replaced(request, path, wrong)
+            response = client.post(f"/api/v1{endpoint.path}", json=body)
+            assert response.status_code in (200, 400), (path, wrong, response.get_data(as_text=True)[:300])
+            if response.status_code == 400:
+                data = response.get_json()
+                assert data["field"] and data["error"].endswith("."), (path, wrong, data)
+                assert len(data["error"]) < 300, (path, wrong, data)
