@@ -301,9 +301,9 @@ class Option:
 
 def _range_text(low: int | None, high: int | None) -> str:
     if high is None:
-        return f"of at least {low}" if low is not None else ""
+        return f"at least {low}" if low is not None else ""
     if low is None:
-        return f"of at most {high}"
+        return f"at most {high}"
     return f"from {low} to {high}"
 
 
@@ -376,8 +376,8 @@ def _shown(value: Any) -> str:
     """A short picture of a bad value for a message (never a huge repr)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int) and abs(value) < 10**15:
-        return str(value)
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10**15 else "a number that large"
     if isinstance(value, str) and len(value) <= 20:
         return repr(value)
     return {list: "a list", tuple: "a list", dict: "an object", str: "a long text"}.get(type(value), "that")
@@ -442,6 +442,9 @@ def _convert(name: str, value: Any, deck: Deck) -> Any:
                 return value
             if _whole(value, option.low, option.high):
                 return value
+            if _whole(value, None, None) and abs(value) < 10**15:
+                bound = " or ".join([*(f'"{w}"' for w in option.words), _range_text(option.low, option.high)])
+                raise _refuse(name, option, value, f"Option {name} must be {bound}, not {value}.")
         case "ints":
             low, high = option.length
             fits = isinstance(value, list | tuple) and low <= len(value) <= high
