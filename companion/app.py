@@ -28,6 +28,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a table's page may stay open for a whole evening
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # A real request here is a few KB; anything larger is refused (413)
+        # before it is read into memory.
+        MAX_CONTENT_LENGTH=64 * 1024,
+        API_CORS_ORIGINS="",  # no cross-site browser calls unless origins are named
     )
     if test_config is None:
         app.config.from_mapping(config.from_environment(app.instance_path))
@@ -131,6 +135,18 @@ def _errors(app: Flask) -> None:
         message = _("This form has expired or was not sent from this app. Reload the page and try again.")
         return render_template("error.html", code=400, message=message), 400
 
+    @app.errorhandler(413)
+    def too_large(error: HTTPException):
+        from flask_babel import gettext as _
+
+        from .api.http import http_error_json
+
+        if request.path.startswith("/api/"):
+            return http_error_json(error)
+        limit = (app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
+        message = _("What was sent is too large (the limit is %(size)s KB). Go back and send less.", size=limit)
+        return render_template("error.html", code=413, message=message), 413
+
     @app.errorhandler(429)
     def too_many(error: HTTPException):
         """Say when to try again; a refused form comes back whole, ready to send again."""
@@ -147,15 +163,21 @@ def _errors(app: Flask) -> None:
         )
         headers = {"Retry-After": str(wait)}
         if request.path.startswith("/api/"):
-            return {"error": message, "field": ""}, 429, headers
+            from .api.http import http_error_json
+
+            response = http_error_json(error, message)
+            response.headers.update(headers)
+            return response
         resend = list(request.form.items(multi=True)) if request.method == "POST" else []
         page = render_template("error.html", code=429, message=message, resend=resend, action=request.full_path)
         return page, 429, headers
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        from .api.http import http_error_json
+
         if request.path.startswith("/api/"):
-            return {"error": error.description, "field": ""}, error.code
+            return http_error_json(error)
         return render_template("error.html", code=error.code, message=None), error.code
 
 

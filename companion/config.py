@@ -14,6 +14,10 @@
   saw (the n-th value from the right); values further left are the client's
   own words and never count.  Set it only when that many proxies really are
   in front: without one, every request could claim any address.
+- ``MAX_CONTENT_LENGTH``: the largest request body in bytes (64 KiB); larger
+  ones answer 413.
+- ``API_CORS_ORIGINS``: comma-separated origins whose pages may call the JSON
+  API from a browser (none by default).
 """
 
 from __future__ import annotations
@@ -68,5 +72,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "RATE_LIMIT_WRITES": os.environ.get("RATE_LIMIT_WRITES", "60 per minute"),
         "RATE_LIMIT_PREVIEWS": os.environ.get("RATE_LIMIT_PREVIEWS", "600 per minute"),
         "TRUST_PROXY": proxies,
+        "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", "") or 64 * 1024),
+        "API_CORS_ORIGINS": os.environ.get("API_CORS_ORIGINS", ""),
         "SESSION_COOKIE_SECURE": proxies > 0 or os.environ.get("SECURE_COOKIES", "").lower() in ("1", "true"),
     }

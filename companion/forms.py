@@ -23,12 +23,12 @@ from .messages import FormError, error_text
 from .rules import DECKS, PRESETS, ChinchonError, Rules, get_rules
 from .rules.match import verify_players
 from .rules.names import normalize_name
-from .rules.variants import AUTO, TWO_DECKS, CloseRule, Layoffs
+from .rules.variants import AUTO, OPTIONS, TWO_DECKS, CloseRule, Layoffs
 from .scoreboard import ScoreError
 
 MAX_PLAYERS = 8
-MAX_TARGET = 10000
-MAX_JOKERS = 4  # SPEC §7: jokers 0–4
+MAX_TARGET = OPTIONS["target"].high
+MAX_JOKERS = OPTIONS["jokers"].high
 
 PRESET_CHOICES = [
     SelectChoice("classic", _l("Classic (German rules): close with one loose card worth 4 or less")),
@@ -143,7 +143,7 @@ class TableForm(FlaskForm):
     target = BoundedInteger(
         _l("A player is out over"),
         default=100,
-        validators=[InputRequired(), NumberRange(min=1, max=MAX_TARGET)],
+        validators=[InputRequired(), NumberRange(min=OPTIONS["target"].low, max=OPTIONS["target"].high)],
         description=_l("Usually 100; short matches play to 70 or 50."),
     )
     deck = SelectField(_l("Cards"), choices=DECK_CHOICES, default="")
@@ -156,7 +156,7 @@ class TableForm(FlaskForm):
     stake = DecimalField(
         _l("Stake per player (optional)"),
         places=2,
-        validators=[Optional(), NumberRange(min=0, max=1000000)],
+        validators=[Optional(), NumberRange(min=OPTIONS["stake"].low, max=OPTIONS["stake"].high)],
         description=_l("Paid into the pot at the start and at every re-entry; the winner takes the pot."),
     )
     suit_style = SelectField(
@@ -195,7 +195,7 @@ class SettingsForm(FlaskForm):
     version = BoundedInteger(validators=[InputRequired()], widget=HiddenInput())
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
     target = BoundedInteger(
-        _l("A player is out over"), validators=[InputRequired(), NumberRange(min=1, max=MAX_TARGET)]
+        _l("A player is out over"), validators=[InputRequired(), NumberRange(min=OPTIONS["target"].low, max=MAX_TARGET)]
     )
     reentries = SelectField(_l("Re-entry (reenganche)"), choices=REENTRY_CHOICES[1:])
 

@@ -78,6 +78,8 @@ def error_text(error: ChinchonError) -> str:
             return _("Wrong number of cards: %(count)s.", count=count)
         case _c, "name_missing", _p:
             return _("Each player needs a name.")
+        case _c, "name_long", {"high": high}:
+            return _("A player's name has at most %(count)s characters.", count=high)
         case _c, "name_twice", _p:
             return _("Two players have the same name; give each a different one.")
         case "match", _k, _p:

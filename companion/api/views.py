@@ -1,10 +1,17 @@
-"""Thin JSON layer: every engine error becomes one 400 answer, here only."""
+"""Thin JSON layer: parse the body, call the engine, answer JSON.
+
+Every engine error becomes one 400 answer ``{error, field}``, here only.  The
+body is parsed here (not by Flask's ``get_json``) so that no JSON, however
+deep, large or strange, reaches the engine unchecked.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
-from flask import jsonify, request
+from flask import Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from ..rules import (
@@ -12,21 +19,55 @@ from ..rules import (
     ChinchonError,
     check_close,
     parse_card,
-    parse_cards,
     replay_match,
     rules_from_json,
     settle_hand,
 )
-from ..rules.errors import CountError
+from ..rules.cards import Card, Deck
+from ..rules.errors import CardError, CountError
 from ..rules.melds import best_melds
 from ..rules.serialize import arrangement_json, hand_json, verdict_json
 from . import bp
+from .http import cached_json, http_error_json
+from .openapi import CARD_PATTERN
+
+_CARD = re.compile(CARD_PATTERN)
+#: The deepest JSON a request may hold (a match event's points are at depth 4).
+MAX_DEPTH = 6
+
+
+def _bad_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The request's JSON object, or a 400 at ``body``."""
+    if not request.is_json:
+        raise ChinchonError("Send a JSON object as the body, with Content-Type: application/json.", "body")
+    raw = request.get_data(cache=True)  # over MAX_CONTENT_LENGTH: 413
+    try:
+        data = json.loads(raw, parse_constant=_bad_constant)
+    except RecursionError:
+        raise ChinchonError(f"The JSON body is nested too deeply (more than {MAX_DEPTH} levels).", "body") from None
+    except ValueError:
+        raise ChinchonError("The body is not valid JSON; send one JSON object.", "body") from None
     if not isinstance(data, dict):
         raise ChinchonError("Send a JSON object as the request body.", "body")
+    if _too_deep(data, MAX_DEPTH):
+        raise ChinchonError(f"The JSON body is nested too deeply (more than {MAX_DEPTH} levels).", "body")
     return data
 
 
@@ -35,11 +76,22 @@ def _optional(data: dict[str, Any], name: str) -> Any:
     return data.get(name)
 
 
-def _card_list(data: dict[str, Any], name: str, deck) -> list:
-    value = data.get(name)
+def _card(token: Any, deck: Deck, field: str) -> Card:
+    """One card token, checked against the published pattern, then parsed."""
+    if not isinstance(token, str):
+        raise CardError('A card is written as text, such as "5o" or "12c".', field)
+    if not _CARD.match(token):
+        shown = f"'{token.strip()}'" if len(token) <= 20 else "This"
+        raise CardError(f"{shown} is not a card; write a rank and a suit letter, like 5o or 12c.", field)
+    return parse_card(token, deck, field)
+
+
+def _cards(value: Any, deck: Deck, field: str) -> list[Card]:
     if not isinstance(value, list):
-        raise CountError(f'{name} must be a list of cards such as ["5o", "6o"].', name)
-    return parse_cards(value, deck, name)
+        raise CountError(f'{field} must be a list of cards such as ["5o", "6o"].', field)
+    if len(value) > 8:
+        raise CountError(f"{field} holds {len(value)} cards; a hand has at most 8.", field, count=len(value))
+    return [_card(token, deck, f"{field}[{i}]") for i, token in enumerate(value)]
 
 
 def _flag(data: dict[str, Any], name: str) -> bool:
@@ -52,28 +104,27 @@ def _flag(data: dict[str, Any], name: str) -> bool:
 
 
 @bp.get("/presets")
-def presets():
-    return jsonify({name: rules.to_dict() for name, rules in PRESETS.items()})
+def presets() -> Response:
+    return cached_json({name: rules.to_dict() for name, rules in PRESETS.items()})
 
 
 @bp.post("/melds")
 def melds():
     data = _body()
     rules = rules_from_json(_optional(data, "rules"))
-    cards = _card_list(data, "cards", rules.pack)
-    arrangement = best_melds(cards, rules)
-    return jsonify(arrangement_json(arrangement))
+    cards = _cards(data.get("cards"), rules.pack, "cards")
+    return jsonify(arrangement_json(best_melds(cards, rules)))
 
 
 @bp.post("/close")
 def close():
     data = _body()
     rules = rules_from_json(_optional(data, "rules"))
-    cards = _card_list(data, "cards", rules.pack)
+    cards = _cards(data.get("cards"), rules.pack, "cards")
     first_round = _flag(data, "first_round")
     discard = _optional(data, "discard")
     if discard is not None:
-        discard = parse_card(discard, rules.pack, "discard")
+        discard = _card(discard, rules.pack, "discard")
         if len(cards) == 7:
             raise ChinchonError("Name a discard only with the 8 cards held after drawing.", "discard")
     return jsonify(verdict_json(check_close(cards, rules, first_round, discard)))
@@ -86,11 +137,9 @@ def hand():
     hands = data.get("hands")
     if not isinstance(hands, list) or not hands:
         raise CountError("hands must be a list of hands, each a list of cards, in play order.", "hands")
-    parsed = []
-    for i, h in enumerate(hands):
-        if not isinstance(h, list):
-            raise CountError(f"hands[{i}] must be a list of cards.", f"hands[{i}]")
-        parsed.append(parse_cards(h, rules.pack, f"hands[{i}]"))
+    if len(hands) > 8:
+        raise CountError(f"hands holds {len(hands)} hands; a table has at most 8 players.", "hands")
+    parsed = [_cards(h, rules.pack, f"hands[{i}]") for i, h in enumerate(hands)]
     closer = _optional(data, "closer")
     closer = 0 if closer is None else closer
     if isinstance(closer, bool) or not isinstance(closer, int) or not 0 <= closer < len(parsed):
@@ -105,10 +154,10 @@ def match():
     rules = rules_from_json(_optional(data, "rules"))
     players = data.get("players")
     if not isinstance(players, list):
-        raise ChinchonError("players must be a list of names.", "players")
+        raise ChinchonError('players must be a list of names, such as ["Ana", "Ben"].', "players")
     events = _optional(data, "events")
     if events is not None and not isinstance(events, list):
-        raise ChinchonError("events must be a list.", "events")
+        raise ChinchonError('events must be a list, such as [{"hand": {"Ana": 12, "Ben": -10}}].', "events")
     return jsonify(replay_match(players, events, rules).to_dict())
 
 
@@ -119,4 +168,4 @@ def bad_input(error: ChinchonError):
 
 @bp.errorhandler(HTTPException)
 def http_error(error: HTTPException):
-    return jsonify(error=error.description, field=""), error.code
+    return http_error_json(error)

@@ -175,18 +175,21 @@ class MatchState:
     # -- replay ---------------------------------------------------------------
     def apply(self, event: Any) -> None:
         """Apply one JSON-style event: ``{"hand": {...}}``, ``{"chinchon": name}``
-        or ``{"reentry": name}``."""
+        or ``{"reentry": name}``.  Its shape is checked before any rule."""
         if not isinstance(event, Mapping) or len(event) != 1:
             raise MatchError('An event is {"hand": {...}}, {"chinchon": name} or {"reentry": name}.')
         ((kind, value),) = event.items()
         if kind == "hand":
-            self.hand(value)
-        elif kind == "chinchon":
-            self.chinchon(value)
-        elif kind == "reentry":
-            self.reentry(value)
+            self.hand(_hand_points(value))
+        elif kind in ("chinchon", "reentry"):
+            if not isinstance(value, str) or len(value) > NAME_LENGTH:
+                raise MatchError(f'A {kind} event names one player, such as {{"{kind}": "Ana"}}.')
+            if kind == "chinchon":
+                self.chinchon(value)
+            else:
+                self.reentry(value)
         else:
-            raise MatchError(f"Unknown event {kind!r}; use hand, chinchon or reentry.")
+            raise MatchError("Unknown event; use hand, chinchon or reentry.")
 
     def to_dict(self) -> dict[str, Any]:
         pot = self.pot
@@ -202,6 +205,27 @@ class MatchState:
         }
 
 
+#: Points one player may score in one hand of an event, either way.
+HAND_POINTS_BOUND = 10_000
+#: The longest player name (the create form's limit).
+NAME_LENGTH = 40
+
+
+def _hand_points(value: Any) -> Mapping[str, int]:
+    """A hand event's ``{player: points}``, each a whole number within the bound."""
+    if not isinstance(value, Mapping):
+        raise MatchError('A hand gives points as {player: points}, such as {"Ana": 12, "Ben": -10}.')
+    for name, points in value.items():
+        if isinstance(name, str) and len(name) > NAME_LENGTH:
+            raise MatchError(f"A player's name has at most {NAME_LENGTH} characters.")
+        if isinstance(points, bool) or not isinstance(points, int) or abs(points) > HAND_POINTS_BOUND:
+            raise MatchError(
+                f"Points in a hand must be whole numbers from {-HAND_POINTS_BOUND} to {HAND_POINTS_BOUND}.",
+                player=str(name),
+            )
+    return value
+
+
 def verify_players(names: Sequence[Any], rules: Rules) -> None:
     if not rules.min_players <= len(names) <= rules.max_players:
         raise CountError(
@@ -215,6 +239,10 @@ def verify_players(names: Sequence[Any], rules: Rules) -> None:
     for name in names:
         if not isinstance(name, str) or not normalize_name(name):
             raise ChinchonError("Each player needs a name.", "players", key="name_missing")
+        if len(name) > NAME_LENGTH:
+            raise ChinchonError(
+                f"A player's name has at most {NAME_LENGTH} characters.", "players", key="name_long", high=NAME_LENGTH
+            )
     if len({name_key(n) for n in names}) != len(names):
         raise ChinchonError("Two players have the same name; give each a different one.", "players", key="name_twice")
 

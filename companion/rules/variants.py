@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from .cards import DECKS, JOKER, Card, Deck, parse_card
@@ -244,138 +246,239 @@ PRESETS: dict[str, Rules] = {
 OPTION_NAMES: tuple[str, ...] = tuple(k for k in _CLASSIC.to_dict())
 
 
-# -- validation ---------------------------------------------------------------
-def _int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+# -- the option table ---------------------------------------------------------
+#: Bound of every option counted in points (bonuses, joker value, close limit).
+POINTS_BOUND = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One rules option as data: the JSON values it accepts (SPEC §7).
+
+    :func:`get_rules` checks every override against this table, and the API
+    publishes it in its OpenAPI document, so the two cannot disagree.
+
+    ``kind`` is ``int``, ``bool``, ``choice``, ``cards`` (a list of real
+    cards), ``ints`` (a list of whole numbers) or ``money`` (a number with at
+    most ``places`` decimals, or the same as text matching ``pattern``).
+    ``words`` are the strings accepted (a choice's values, or a word beside a
+    number such as ``"auto"``).  ``null`` is a value for a ``nullable``
+    option; for the others it keeps the preset's value.
+    """
+
+    kind: str
+    low: int | None = None
+    high: int | None = None
+    words: tuple[str, ...] = ()
+    nullable: bool = False
+    enum_type: type[enum.StrEnum] | None = None
+    length: tuple[int, int] = (0, 0)
+    places: int = 0
+    pattern: str = ""
+    doc: str = ""
+
+    def expected(self) -> str:
+        """What the option takes, as the end of a sentence ("must be …")."""
+        number = _range_text(self.low, self.high)
+        words = [f'"{w}"' for w in self.words]
+        match self.kind:
+            case "bool":
+                text = "true or false"
+            case "choice":
+                text = "one of " + ", ".join(words)
+            case "cards":
+                text = f'a list of at most {self.high} real cards of the deck, such as ["1o"]'
+            case "ints":
+                low, high = self.length
+                count = f"{low} to {high}" if low != high else str(low)
+                text = f"a list of {count} whole numbers, each {number}"
+            case "money":
+                text = f"a number {number} with at most {self.places} decimals"
+            case _:
+                text = " or ".join(filter(None, [", ".join(words), f"a whole number {number}"]))
+        return f"null or {text}" if self.nullable else text
+
+
+def _range_text(low: int | None, high: int | None) -> str:
+    if high is None:
+        return f"at least {low}" if low is not None else ""
+    if low is None:
+        return f"at most {high}"
+    return f"from {low} to {high}"
+
+
+def _choice_option(enum_type: type[enum.StrEnum], doc: str) -> Option:
+    return Option("choice", words=tuple(e.value for e in enum_type), enum_type=enum_type, doc=doc)
+
+
+OPTIONS: dict[str, Option] = {
+    "deck": Option("choice", words=tuple(DECKS), doc="The pack: spanish40 (no 8 and 9), spanish48 or french52."),
+    "decks": Option(
+        "int", 1, 2, words=(AUTO,), doc='Decks shuffled together; "auto": one up to 4 players, two for 5–8.'
+    ),
+    "min_players": Option("int", 2, 8, doc="Fewest players these rules are for."),
+    "max_players": Option("int", 2, 8, doc="Most players these rules are for."),
+    "court_values": _choice_option(CourtValues, "What court cards count when unmatched (SPEC §2)."),
+    "jokers": Option("int", 0, 4, doc="Jokers in the whole pack."),
+    "wild_cards": Option("cards", high=52, doc="Real cards that are wild as well (e.g. the A♦, 1o)."),
+    "joker_points": Option("int", 0, POINTS_BOUND, doc="What an unmatched joker counts."),
+    "min_real_cards": Option("int", 1, 3, doc="Cards of a meld that must not act as wild."),
+    "max_wilds_per_meld": Option(
+        "int", 1, 13, nullable=True, doc="Most cards acting as wild in one meld (null: no limit)."
+    ),
+    "close_rule": _choice_option(CloseRule, "When a close is legal (SPEC §4)."),
+    "close_max": Option("int", 0, POINTS_BOUND, doc="The close rule's limit in points."),
+    "first_round_close": Option("bool", doc="Whether a player may close before everybody has had a turn."),
+    "all_combined_bonus": Option("int", -POINTS_BOUND, POINTS_BOUND, doc="The closer's score with all seven combined."),
+    "joker_run_bonus": Option(
+        "ints",
+        -POINTS_BOUND,
+        POINTS_BOUND,
+        nullable=True,
+        length=(1, 2),
+        doc="Scores of a seven-card run with one wild, then two (null: none).",
+    ),
+    "chinchon": Option(
+        "int",
+        -POINTS_BOUND,
+        POINTS_BOUND,
+        words=(WINS_MATCH, NO_CHINCHON),
+        doc="What a genuine Chinchón does: wins the match, nothing special, or scores these points.",
+    ),
+    "layoffs": _choice_option(Layoffs, "Onto whose melds the other players may lay off (SPEC §5)."),
+    "layoff_onto_full_close": Option("bool", doc="Whether cards may be laid off onto an all-combined close."),
+    "run_layoff_limit": Option(
+        "int",
+        1,
+        13,
+        words=(TWO_DECKS,),
+        nullable=True,
+        doc='Cards a player may add to one run in their turn (null: no limit; "two_decks": 1 with two decks).',
+    ),
+    "target": Option("int", 1, 10_000, doc="A player whose total goes over (or reaches) this is out."),
+    "eliminate": _choice_option(Eliminate, "Out over the target, or on reaching it."),
+    "reentries": Option("int", 0, 100, nullable=True, doc="Re-entries allowed per player (null: unlimited)."),
+    "reentry_min_players": Option("int", 2, 8, doc="Players who must still be in for a re-entry."),
+    "stake": Option(
+        "money",
+        0,
+        1_000_000,
+        places=2,
+        pattern=r"^[0-9]{1,7}(\.[0-9]{1,2})?$",
+        doc="Paid into the pot by each player at the start and at each re-entry.",
+    ),
+    "reshuffle": _choice_option(Reshuffle, "What is shuffled when the stock runs out."),
+    "direction": _choice_option(Direction, "Play direction."),
+}
+
+
+def _shown(value: Any) -> str:
+    """A short picture of a bad value for a message (never a huge repr)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if abs(value) < 10**15 else "a number that large"
+    if isinstance(value, str) and len(value) <= 20:
+        return repr(value)
+    return {list: "a list", tuple: "a list", dict: "an object", str: "a long text"}.get(type(value), "that")
+
+
+def _refuse(name: str, option: Option, value: Any, detail: str = "") -> RulesError:
+    message = detail or f"Option {name} must be {option.expected()}, not {_shown(value)}."
+    return RulesError(message, f"rules.{name}", option=name)
+
+
+def _whole(value: Any, low: int | None, high: int | None) -> bool:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"Option {name} must be a whole number.", f"rules.{name}", option=name)
-    if (low is not None and value < low) or (high is not None and value > high):
-        if high is None:
-            bound = f"at least {low}"
-        elif low is None:
-            bound = f"at most {high}"
-        else:
-            bound = f"from {low} to {high}"
-        raise RulesError(f"Option {name} must be {bound}, not {value}.", f"rules.{name}", option=name)
-    return value
+        return False
+    return (low is None or value >= low) and (high is None or value <= high)
 
 
-def _bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise RulesError(f"Option {name} must be true or false.", f"rules.{name}", option=name)
-    return value
-
-
-def _choice(name: str, value: Any, enum_type: type[enum.StrEnum]) -> Any:
-    try:
-        return enum_type(value)
-    except ValueError:
-        allowed = ", ".join(e.value for e in enum_type)
-        raise RulesError(
-            f"Option {name} must be one of {allowed}, not {value!r}.", f"rules.{name}", option=name
-        ) from None
+def _money(option: Option, value: Any) -> Decimal | None:
+    """The amount, or None when the value is not one this option takes."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        if not re.fullmatch(option.pattern, value):
+            return None
+        amount = Decimal(value)
+    elif isinstance(value, int):
+        if abs(value) > 10**15:
+            return None
+        amount = Decimal(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > 1e15:
+            return None
+        amount = Decimal(repr(value))
+    elif isinstance(value, Decimal):
+        if not value.is_finite() or abs(value) > 10**15:
+            return None
+        amount = value
+    else:
+        return None
+    if not option.low <= amount <= option.high:  # type: ignore[operator]
+        return None
+    if amount != amount.quantize(Decimal(1).scaleb(-option.places)):
+        return None
+    return amount
 
 
 def _convert(name: str, value: Any, deck: Deck) -> Any:
-    """Check one option's value and convert it to the Rules field type."""
-    match name:
-        case "deck":
-            if value not in DECKS:
-                raise RulesError(
-                    f"Option deck must be one of {', '.join(DECKS)}, not {value!r}.", "rules.deck", option=name
-                )
-            return value
-        case "decks":
-            if value == AUTO:
-                return AUTO
-            return _int(name, value, 1, 2)
-        case "min_players" | "max_players":
-            return _int(name, value, 2, 8)
-        case "court_values":
-            return _choice(name, value, CourtValues)
-        case "jokers":
-            return _int(name, value, 0, 4)
-        case "wild_cards":
-            if not isinstance(value, list | tuple):
-                raise RulesError("Option wild_cards must be a list of cards.", "rules.wild_cards", option=name)
-            cards = []
-            for token in value:
-                try:
-                    card = parse_card(token, deck, "rules.wild_cards")
-                except CardError as error:
-                    raise RulesError(f"Option wild_cards: {error}", "rules.wild_cards", option=name) from None
-                if card == JOKER:
-                    raise RulesError(
-                        "Option wild_cards lists real cards; jokers are set with the jokers option.",
-                        "rules.wild_cards",
-                        option=name,
-                    )
-                if card not in cards:
-                    cards.append(card)
-            return tuple(cards)
-        case "joker_points" | "close_max":
-            return _int(name, value, 0)
-        case "min_real_cards":
-            return _int(name, value, 1, 3)
-        case "max_wilds_per_meld":
-            return None if value is None else _int(name, value, 1)
-        case "close_rule":
-            return _choice(name, value, CloseRule)
-        case "first_round_close" | "layoff_onto_full_close":
-            return _bool(name, value)
-        case "all_combined_bonus":
-            return _int(name, value)
-        case "joker_run_bonus":
-            if value is None:
-                return None
-            if not isinstance(value, list | tuple) or not 1 <= len(value) <= 2:
-                raise RulesError(
-                    "Option joker_run_bonus must be null or a list of one or two whole numbers.",
-                    "rules.joker_run_bonus",
-                    option=name,
-                )
-            return tuple(_int(name, v) for v in value)
-        case "chinchon":
-            if value in (WINS_MATCH, NO_CHINCHON):
+    """Check one option's value against its table entry; convert it to the Rules field type."""
+    option = OPTIONS.get(name)
+    if option is None:
+        raise RulesError(f"There is no rules option called {_shown(name)}.", f"rules.{name}", option=name)
+    if value is None and option.nullable:
+        return None
+    match option.kind:
+        case "bool":
+            if isinstance(value, bool):
                 return value
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(
-                    'Option chinchon must be "wins_match", "none" or a whole number of points.',
-                    "rules.chinchon",
-                    option=name,
-                )
-            return value
-        case "layoffs":
-            return _choice(name, value, Layoffs)
-        case "run_layoff_limit":
-            if value is None or value == TWO_DECKS:
+        case "choice":
+            if isinstance(value, str) and value in option.words:
+                return option.enum_type(value) if option.enum_type else value
+        case "int":
+            if isinstance(value, str) and value in option.words:
                 return value
-            return _int(name, value, 1)
-        case "target":
-            return _int(name, value, 1)
-        case "eliminate":
-            return _choice(name, value, Eliminate)
-        case "reentries":
-            return None if value is None else _int(name, value, 0)
-        case "reentry_min_players":
-            return _int(name, value, 2)
-        case "stake":
-            if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
-                raise RulesError("Option stake must be a number of at least 0.", "rules.stake", option=name)
-            try:
-                stake = Decimal(str(value))
-            except InvalidOperation:
-                raise RulesError("Option stake must be a number of at least 0.", "rules.stake", option=name) from None
-            if not stake.is_finite() or stake < 0:
-                raise RulesError("Option stake must be a number of at least 0.", "rules.stake", option=name)
-            return stake
-        case "reshuffle":
-            return _choice(name, value, Reshuffle)
-        case "direction":
-            return _choice(name, value, Direction)
-    raise RulesError(f"There is no rules option called {name!r}.", f"rules.{name}", option=name)
+            if _whole(value, option.low, option.high):
+                return value
+            if _whole(value, None, None) and abs(value) < 10**15:
+                bound = " or ".join([*(f'"{w}"' for w in option.words), _range_text(option.low, option.high)])
+                raise _refuse(name, option, value, f"Option {name} must be {bound}, not {value}.")
+        case "ints":
+            low, high = option.length
+            fits = isinstance(value, list | tuple) and low <= len(value) <= high
+            if fits and all(_whole(v, option.low, option.high) for v in value):
+                return tuple(value)
+        case "money":
+            amount = _money(option, value)
+            if amount is not None:
+                return amount
+        case "cards":
+            if isinstance(value, list | tuple) and len(value) <= option.high:  # type: ignore[operator]
+                return _wild_cards(name, option, value, deck)
+    raise _refuse(name, option, value)
 
 
-_NULLABLE = {"max_wilds_per_meld", "joker_run_bonus", "run_layoff_limit", "reentries"}
+def _wild_cards(name: str, option: Option, value: list | tuple, deck: Deck) -> tuple[Card, ...]:
+    cards: list[Card] = []
+    for token in value:
+        if not isinstance(token, str):
+            raise _refuse(name, option, value, f'Option {name} lists cards as text such as "1o", not {_shown(token)}.')
+        try:
+            card = parse_card(token, deck, f"rules.{name}")
+        except CardError as error:
+            raise _refuse(name, option, value, f"Option {name}: {error}") from None
+        if card == JOKER:
+            raise _refuse(
+                name, option, value, f"Option {name} lists real cards; jokers are set with the jokers option."
+            )
+        if card not in cards:
+            cards.append(card)
+    return tuple(cards)
+
+
+_NULLABLE = {name for name, option in OPTIONS.items() if option.nullable}
 
 
 def get_rules(preset: str | None = "classic", /, **overrides: Any) -> Rules:
@@ -389,14 +492,14 @@ def get_rules(preset: str | None = "classic", /, **overrides: Any) -> Rules:
         preset = "classic"
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError(
-            f"There is no preset called {preset!r}; choose one of {', '.join(PRESETS)}.",
+            f"There is no preset called {_shown(preset)}; choose one of {', '.join(PRESETS)}.",
             "rules.preset",
             option="preset",
         )
     base = PRESETS[preset]
     for name in overrides:
         if name not in OPTION_NAMES:
-            raise RulesError(f"There is no rules option called {name!r}.", f"rules.{name}", option=name)
+            raise RulesError(f"There is no rules option called {_shown(name)}.", f"rules.{name}", option=name)
     given = {k: v for k, v in overrides.items() if v is not None or k in _NULLABLE}
     deck_name = given.get("deck", base.deck)
     deck = DECKS[_convert("deck", deck_name, base.pack)]

@@ -195,43 +195,7 @@ def test_purge_removes_idle_tables_only(client, app):
 
 
 # -- fuzzing ------------------------------------------------------------------------------------------
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda children: st.lists(children, max_size=9) | st.dictionaries(st.text(max_size=10), children, max_size=6),
-    max_leaves=30,
-)
-api_bodies = st.fixed_dictionaries(
-    {},
-    optional={
-        "rules": json_values
-        | st.fixed_dictionaries(
-            {"preset": st.sampled_from(["classic", "italy", "x"])}, optional={"jokers": json_values}
-        ),
-        "cards": json_values
-        | st.lists(st.sampled_from(["1o", "5c", "*", "12e", "8o", "Rc", "", "zz", 7]), max_size=10),
-        "hands": json_values,
-        "closer": json_values,
-        "discard": json_values,
-        "first_round": json_values,
-        "players": json_values,
-        "events": json_values,
-    },
-)
-
-
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
-)
-@given(path=st.sampled_from(["melds", "close", "hand", "match", "presets"]), body=api_bodies | json_values)
-def test_api_survives_fuzzing(client, path, body):
-    response = client.post(f"/api/v1/{path}", json=body) if path != "presets" else client.get("/api/v1/presets")
-    assert response.status_code in (200, 400, 405)
-    data = response.get_json()
-    assert isinstance(data, dict)
-    if response.status_code == 400:
-        assert isinstance(data["error"], str) and "field" in data
-
-
+# The JSON API is fuzzed by schemathesis from its OpenAPI document: tests/web/test_api_schemathesis.py.
 form_values = st.text(max_size=40) | st.sampled_from(
     ["0", "1", "-1", "99999999999999999999", "cards", "points", "save", "1o 2o 3o", "d", "* * * *"]
 )
