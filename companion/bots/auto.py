@@ -35,8 +35,7 @@ def play_hand(game: HandGame, bots: Sequence[SimpleBot], rng: Shuffler) -> HandR
         result = bot_turn(game, bots[game.turn], rng)
         if result is not None:
             return result
-    game.exhausted = True
-    game.phase = Phase.OVER
+    game.abandon()
     return None
 
 

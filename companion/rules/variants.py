@@ -88,6 +88,8 @@ class Rules:
     reentry_min_players: int = 3
     stake: Decimal = Decimal(0)
     reshuffle: Reshuffle = Reshuffle.KEEP_TOP
+    #: Reshuffles allowed in one hand (None: no limit); one more voids the hand.
+    max_reshuffles: int | None = None
     direction: Direction = Direction.COUNTERCLOCKWISE
     _values: tuple[int, ...] = field(default=(), repr=False, compare=False, init=False)
     _keys: dict[Card, int] = field(default_factory=dict, repr=False, compare=False, init=False)
@@ -370,12 +372,14 @@ def _convert(name: str, value: Any, deck: Deck) -> Any:
             return stake
         case "reshuffle":
             return _choice(name, value, Reshuffle)
+        case "max_reshuffles":
+            return None if value is None else _int(name, value, 0)
         case "direction":
             return _choice(name, value, Direction)
     raise RulesError(f"There is no rules option called {name!r}.", f"rules.{name}", option=name)
 
 
-_NULLABLE = {"max_wilds_per_meld", "joker_run_bonus", "run_layoff_limit", "reentries"}
+_NULLABLE = {"max_wilds_per_meld", "joker_run_bonus", "run_layoff_limit", "reentries", "max_reshuffles"}
 
 
 def get_rules(preset: str | None = "classic", /, **overrides: Any) -> Rules:

@@ -10,7 +10,7 @@ from companion.bots import GoodBot
 from companion.extensions import db
 from companion.models import Deal, GameTable, Hand, Player
 from companion.rules import parse_card
-from companion.rules.game import HandGame, Phase
+from companion.rules.game import HandGame
 
 from .helpers import csrf, field, totals
 
@@ -267,7 +267,6 @@ def test_after_a_close_a_player_may_show_another_arrangement(client, app):
             stock=parse_cards("6o 6c"),
             discards=parse_cards("10o"),
             turn=0,
-            phase=Phase.DISCARD,
             turns_taken=3,
         )
         deal.seats = [0, 1, 2]
