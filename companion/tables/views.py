@@ -156,7 +156,9 @@ def undo(token: str):
 
 @bp.post("/t/<token>/rematch")
 def rematch(token: str):
-    table, _role = writable(token)
+    table, role = writable(token)
+    if table.kind == "digital":  # stays digital, with its computer players: the play blueprint makes it
+        return redirect(url_for("play.rematch", token=token), 307)
     current = standing(table)
     if not current.state.finished:
         flash(_("The match is still going on."), "error")
@@ -170,8 +172,10 @@ def rematch(token: str):
         suit_style=table.suit_style,
         rematch_of=table,
     )
-    response = redirect(url_for("tables.scoreboard", token=new.owner_token))
-    remember_table(response, new.owner_token)
+    # A link never leads to a higher one: the owner gets the new owner link, a player the player link.
+    target = new.owner_token if role == "owner" else new.player_token
+    response = redirect(url_for("tables.scoreboard", token=target))
+    remember_table(response, target)
     return response, 303
 
 

@@ -110,8 +110,15 @@ def test_a_whole_hotseat_hand_lands_in_the_scoreboard(client, app):
             assert totals(client, token) == [e.points for e in sorted(hands[0].entries, key=lambda e: e.seat)]
     page = client.get(f"/t/{token}/play").get_data(as_text=True)
     assert "Deal the next hand" in page
-    _, _, version, _ = snapshot(app, token)
-    client.post(f"/t/{token}/play", data={"csrf_token": csrf(client), "version": version, "action": "next"})
+    client.post(
+        f"/t/{token}/play",
+        data={
+            "csrf_token": csrf(client),
+            "version": field(page, "version"),
+            "deal": field(page, "deal"),
+            "action": "next",
+        },
+    )
     _, _, _, fresh = snapshot(app, token)
     assert fresh.phase == "draw" and all(len(h) == 7 for h in fresh.hands)
 
