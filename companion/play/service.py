@@ -176,6 +176,8 @@ def run_bots(
 def advance(table: GameTable, deal: Deal) -> bool:
     """Let computer players carry on (a poll's share of the work); True when
     something moved.  Two phones polling at once move the bots once."""
+    if deal.state.get("phase") == "over":
+        return False
     game = game_of(table, deal)
     if not bots_to_move(table, deal, game):
         return False

@@ -160,10 +160,19 @@ def table_poll(token: str):
     """Live updates: computer players carry on, and ``204`` when nothing changed."""
     game_table, role, deal = digital(token)
     advance(game_table, deal)
-    if request.args.get("v") == f"{deal.id}.{deal.version}":
+    if request.args.get("v") == poll_marker(game_table, deal):
         return "", 204
     game = game_of(game_table, deal)
     return render_play(game_table, deal, game, hotseat_shown(game_table, deal, game, role), token=token, role=role)
+
+
+def poll_marker(game_table: GameTable, deal: Deal) -> str:
+    """What a page shows changes with the deal, its version, and a rematch
+    being started once the hand is over."""
+    marker = f"{deal.id}.{deal.version}"
+    if deal.state.get("phase") == "over" and (new := the_rematch(game_table)) is not None:
+        marker += f".r{new.id}"
+    return marker
 
 
 def render_play(
@@ -185,10 +194,11 @@ def render_play(
     view = seat_view(game_table, deal, game, shown)
     chosen = choices_of(deal)
     result = game.settle(chosen) if game.closer is not None else None
+    marker = poll_marker(game_table, deal)
     poll = (
-        url_for("play.poll", seat_token=seat_token, v=f"{deal.id}.{deal.version}")
+        url_for("play.poll", seat_token=seat_token, v=marker)
         if seat_token
-        else url_for("play.table_poll", token=token, v=f"{deal.id}.{deal.version}", show=request.args.get("show"))
+        else url_for("play.table_poll", token=token, v=marker, show=request.args.get("show"))
     )
     rematch = the_rematch(game_table) if current.state.finished else None
     return render_page(
@@ -366,7 +376,7 @@ def poll(seat_token: str):
     game_table, player = seat_of_token(seat_token)
     deal = current_deal(game_table)
     advance(game_table, deal)
-    if request.args.get("v") == f"{deal.id}.{deal.version}":
+    if request.args.get("v") == poll_marker(game_table, deal):
         return "", 204
     game = game_of(game_table, deal)
     return render_play(game_table, deal, game, _engine_seat(deal, player), seat_token=seat_token)

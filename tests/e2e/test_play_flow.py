@@ -37,9 +37,9 @@ def take_turn(page: Page) -> None:
     """Draw from the stock and throw the last card shown."""
     with page.expect_navigation():
         page.get_by_role("button", name="Draw from the stock").click()
-    page.locator(".pick-card").last.click()
+    page.locator(".pcard.pick").last.click()
     with page.expect_navigation():
-        page.get_by_role("button", name="Discard it").click()
+        page.get_by_role("button", name="Throw", exact=True).click()
 
 
 def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
@@ -48,7 +48,7 @@ def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
         if page.get_by_role("button", name="Deal the next hand").count():
             break
         expect(page.locator(".pass")).to_contain_text("Pass the phone to Ana")
-        assert page.locator(".pick-card").count() == 0  # no cards before the player takes the phone
+        assert page.locator(".pcard.pick").count() == 0  # no cards before the player takes the phone
         page.get_by_role("link", name="I am Ana: show my cards").click()
         take_turn(page)
     expect(page.locator("#board")).to_contain_text("closed")
