@@ -23,10 +23,19 @@ from sqlalchemy import func, select, update
 from ..bots import BOTS, bot_turn
 from ..extensions import db
 from ..models import Deal, GameTable, Hand, now
-from ..rules import ChinchonError, best_melds, parse_card
+from ..rules import Card, ChinchonError, best_melds, parse_card
 from ..rules.close import check_close
 from ..rules.game import Close, Discard, Draw, HandGame, Move, Phase, PlayError, Reshuffle, Source, Void
-from ..scoreboard import AlreadySaved, HandInput, StaleError, create_table, next_seat, standing, store_hand
+from ..scoreboard import (
+    AlreadySaved,
+    HandInput,
+    StaleError,
+    Standing,
+    create_table,
+    next_seat,
+    standing,
+    store_hand,
+)
 
 BOT_TURNS = 12  # per request; the next request carries on
 BOT_SECONDS = 1.0
@@ -302,13 +311,13 @@ def claim(deal: Deal, seen_version: int) -> None:
 class Group:
     """Cards shown together in a hand: a meld, or one loose card with its points."""
 
-    cards: list
+    cards: list[Card]
     points: int | None  # None for a meld
 
 
 @dataclass(frozen=True)
 class CloseOption:
-    card: object
+    card: Card
     score: int
     wins_match: bool
 
@@ -320,8 +329,8 @@ class Turn:
 
     who: str
     source: str | None = None
-    drawn: object = None
-    thrown: object = None
+    drawn: Card | None = None  # for a reshuffle: the card kept on the pile
+    thrown: Card | None = None
     closed: bool = False
     kind: str = "turn"  # or "reshuffle" / "void"
     reason: str | None = None
@@ -359,14 +368,16 @@ def turns_of(moves: Sequence[Move], names: Sequence[str]) -> list[Turn]:
     return out
 
 
-def seat_view(table: GameTable, deal: Deal, game: HandGame, engine_seat: int | None) -> dict:
+def seat_view(
+    table: GameTable, deal: Deal, game: HandGame, engine_seat: int | None, current: Standing | None = None
+) -> dict:
     """What one seat may see: its own cards (grouped into melds, loose cards
     with their points), everybody's card counts and totals, the top discard,
     the stock's size and the moves so far (a card drawn from the stock only
     for its drawer).  Never another hand or the stock's order."""
     names = table.names
     seat_names = [names[s] for s in deal.seats]
-    current = standing(table)
+    current = current or standing(table)
     rules = table.rules
     view: dict = {
         "seat": engine_seat,

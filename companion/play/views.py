@@ -191,7 +191,7 @@ def render_play(
         seats = (shown,) if shown is not None else ()
     else:
         seats = human_seats(game_table, deal) if shared_phone(game_table, role) else ()
-    view = seat_view(game_table, deal, game, shown)
+    view = seat_view(game_table, deal, game, shown, current)
     chosen = choices_of(deal)
     result = game.settle(chosen) if game.closer is not None else None
     marker = poll_marker(game_table, deal)
