@@ -12,6 +12,7 @@ from companion.models import Deal, GameTable, Player
 from companion.rules.game import HandGame
 
 from .conftest import LIVE_APPS
+from .test_play_match import shot
 
 
 def create(page: Page, base: str, players, mode: str, preset: str = "classic") -> None:
@@ -49,9 +50,12 @@ def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
             break
         expect(page.locator(".pass")).to_contain_text("Pass the phone to Ana")
         assert page.locator(".pcard.pick").count() == 0  # no cards before the player takes the phone
+        if page.locator(".last-move").inner_text().startswith("Robo"):
+            shot(page, "pass-light")  # the pass screen tells Ana what Robo did
         page.get_by_role("link", name="I am Ana: show my cards").click()
         take_turn(page)
     expect(page.locator("#board")).to_contain_text("closed")
+    shot(page, "closed-light")
     page.get_by_role("link", name="Scoreboard").click()
     assert len(page.locator(".score .total").all_inner_texts()) == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
