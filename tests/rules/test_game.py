@@ -320,3 +320,26 @@ def test_a_bot_closes_when_it_can():
     game = fixed(GERMAN, "1b 12e", "4c")
     assert play_hand(game, [SimpleBot(), SimpleBot(), SimpleBot()], random.Random(0)) is not None
     assert game.closer == 0
+
+
+class _NeverCloses(SimpleBot):
+    def choose_draw(self, game, seat):
+        from companion.bots.players import Move
+
+        return Move("stock")
+
+    def choose_end(self, game, seat):
+        from companion.bots.players import EndTurn
+
+        return EndTurn(game.hands[seat][-1], False)
+
+
+def test_play_hand_voids_a_hand_nobody_closes_through_the_state_machine():
+    """Runners with a turn limit end the hand with ``abandon()``; with
+    ``max_reshuffles`` the hand ends void on its own first."""
+    game = HandGame.deal(classic, 3, 0, random.Random(4))
+    assert play_hand(game, [_NeverCloses()] * 3, random.Random(4)) is None
+    assert game.void == Void(None, VoidReason.ABANDONED) and game.phase == Phase.OVER
+    limited = HandGame.deal(get_rules(max_reshuffles=2), 3, 0, random.Random(4))
+    assert play_hand(limited, [_NeverCloses()] * 3, random.Random(4)) is None
+    assert limited.void is not None and limited.void.reason == VoidReason.RESHUFFLES and limited.reshuffles == 2
