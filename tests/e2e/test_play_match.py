@@ -47,6 +47,7 @@ def no_secrets(html: str, game: HandGame, me: int) -> None:
 
 def shot(page: Page, name: str) -> None:
     SCREENS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(1300)  # let the last-move highlight settle
     page.screenshot(path=str(SCREENS / f"play-{name}.png"))
 
 
@@ -206,3 +207,49 @@ def test_the_seat_view_passes_axe_and_is_photographed(browser: Browser, live_ser
     shot(page, f"waiting-{scheme}")
     context.close()
     assert not problems, problems
+
+
+def test_melds_are_grouped_and_a_legal_close_is_offered_with_its_score(page: Page, live_server: str):
+    """The SPEC §5 tie position: Ana holds 3-4-5 of bastos and three sevens;
+    throwing the 2 of oros she may close with the ace of copas loose (1 point)."""
+    from companion.rules import parse_cards
+
+    page.goto(live_server + "/play/new")
+    for i, name in enumerate(["Ana", "Ben", "Carla"]):
+        page.fill(f"#players-{i}", name)
+    page.locator("input[name=mode][value=devices]").check()
+    page.get_by_role("button", name="Deal the cards").click()
+    page.wait_for_url(re.compile(r"/play$"))
+    app = LIVE_APPS[live_server]
+    with app.app_context():
+        table = db.session.query(GameTable).one()
+        deal = db.session.query(Deal).one()
+        game = HandGame(
+            rules=table.rules,
+            dealer=2,
+            hands=[
+                parse_cards("5b 7o 2o 7c 4b 7b 3b"),
+                parse_cards("3o 4e 1o 3e 2e 3c 10b"),
+                parse_cards("5c 4o 1e 10c 12e 11e 1b"),
+            ],
+            stock=parse_cards("6o 6c 1c"),
+            discards=parse_cards("10o"),
+            turn=0,
+            turns_taken=3,
+        )
+        deal.seats = [0, 1, 2]
+        deal.state = game.to_dict()
+        db.session.commit()
+        ana = table.players[0].seat_token
+    page.goto(f"{live_server}/s/{ana}")
+    with page.expect_navigation():
+        page.get_by_role("button", name=re.compile("^Draw from the stock")).click()
+    expect(page.locator(".group.meld")).to_have_count(2)
+    expect(page.locator(".pcard.drawn")).to_contain_text("1")
+    expect(page.locator("button.close-option")).to_have_count(2)  # either loose card may go face down
+    close = page.locator("button.close-option", has_text="Close with 2 of oros face down · you score 1")
+    expect(close).to_have_count(1)
+    shot(page, "melds-light")
+    with page.expect_navigation():
+        close.click()
+    expect(page.locator("#board")).to_contain_text("Ana closed.")
