@@ -46,7 +46,10 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "tables.settings": {"GET": frozenset({OWNER}), "POST": frozenset({OWNER})},
     "tables.delete_table": {"POST": frozenset({OWNER})},
     "play.table": {"GET": _TABLE},
-    "play.table_act": {"POST": _WRITE},
+    "play.table_poll": {"GET": _TABLE},
+    "play.rematch": {"POST": _WRITE},
+    "play.seat_rematch": {"POST": frozenset({SEAT})},
+    "play.table_act": {"POST": frozenset({OWNER})},  # the shared phone of a hot-seat game
     "play.seat": {"GET": frozenset({SEAT})},
     "play.poll": {"GET": frozenset({SEAT})},
     "play.seat_act": {"POST": frozenset({SEAT})},

@@ -86,6 +86,45 @@ def error_text(error: ChinchonError) -> str:
             return _match_text(key, p) or error.message
         case "score", _k, _p:
             return _score_text(key, p) or error.message
+        case "play", _k, _p:
+            return _play_text(error)
+    return error.message
+
+
+def _play_text(error: ChinchonError) -> str:
+    """A move the hand's state or the rules do not allow (``companion.rules.game.PlayError``)."""
+    why = error.params.get("why")
+    if why is not None:
+        return _("You cannot close: %(reason)s", reason=reason_text(why))
+    match error.params.get("key"):
+        case "source":
+            return _("Draw from the stock or from the discard pile.")
+        case "empty_pile":
+            return _("The discard pile is empty; draw from the stock.")
+        case "not_held":
+            return _("That card is not in your hand.")
+        case "over":
+            return _("This hand is over.")
+        case "seat":
+            return _("That seat is not yours to play.")
+        case "turn":
+            return _("It is not your turn.")
+        case "drawn":
+            return _("You have drawn already: discard or close.")
+        case "draw_first":
+            return _("Draw first.")
+        case "not_closed":
+            return _("Nobody has closed yet.")
+        case "pick":
+            return _("There is no such arrangement.")
+        case "no_card":
+            return _("Choose a card from your hand.")
+        case "action":
+            return _("Unknown action.")
+        case "playing":
+            return _("This hand is still being played.")
+        case "finished":
+            return _("The match is over.")
     return error.message
 
 

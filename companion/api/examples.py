@@ -35,6 +35,7 @@ PRESETS = Example(
             "reentry_min_players": 3,
             "stake": 0,
             "reshuffle": "keep_top",
+            "max_reshuffles": None,
             "direction": "counterclockwise",
         },
         "fournier": {
@@ -63,6 +64,7 @@ PRESETS = Example(
             "reentry_min_players": 3,
             "stake": 0,
             "reshuffle": "keep_top",
+            "max_reshuffles": None,
             "direction": "counterclockwise",
         },
         "sweden": {
@@ -91,6 +93,7 @@ PRESETS = Example(
             "reentry_min_players": 3,
             "stake": 0,
             "reshuffle": "keep_top",
+            "max_reshuffles": None,
             "direction": "counterclockwise",
         },
         "italy": {
@@ -119,6 +122,7 @@ PRESETS = Example(
             "reentry_min_players": 2,
             "stake": 0,
             "reshuffle": "all",
+            "max_reshuffles": None,
             "direction": "clockwise",
         },
     },

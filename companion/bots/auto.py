@@ -35,8 +35,8 @@ def play_hand(game: HandGame, bots: Sequence[SimpleBot], rng: Shuffler) -> HandR
         result = bot_turn(game, bots[game.turn], rng)
         if result is not None:
             return result
-    game.exhausted = True
-    game.phase = Phase.OVER
+    if game.phase != Phase.OVER:  # the last turn may have voided the hand already
+        game.abandon()
     return None
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..rules import Card, Rules, best_melds
 from ..rules.close import check_close
-from ..rules.game import HandGame
+from ..rules.game import Discard, Draw, HandGame, Source
 
 
 @dataclass
@@ -63,11 +63,11 @@ class GoodBot(SimpleBot):
         self.seen = Counter()
         self.taken_by_next = set()
         nxt = (seat + 1) % game.players
-        for entry in game.log:
-            if entry.get("action") == "discard":
-                self.seen[entry["card"]] += 1
-            if entry.get("action") == "draw" and entry.get("source") == "discard" and entry.get("seat") == nxt:
-                self.taken_by_next.add(entry["card"])
+        for move in game.seen_by(seat):
+            if isinstance(move, Discard):
+                self.seen[str(move.card)] += 1
+            if isinstance(move, Draw) and move.source == Source.DISCARD and move.seat == nxt:
+                self.taken_by_next.add(str(move.card))
 
     def choose_draw(self, game: HandGame, seat: int) -> Move:
         self.observe(game, seat)

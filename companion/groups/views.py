@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from ..access import OWNER, PLAYER, WATCH, authorize
 from ..cookies import remember_table, set_cookie
+from ..digital import create_digital_table
 from ..extensions import db
 from ..group_service import (
     create_group,
@@ -232,9 +233,6 @@ def again(token: str):
     first_dealer = (last.first_dealer + 1) % len(last.players)
     try:
         if last.kind == "digital":
-            # Imported here: the play blueprint's views import this package's service.
-            from ..play.service import create_digital_table
-
             table = create_digital_table(
                 name=last.name,
                 preset=last.preset,

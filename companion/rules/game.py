@@ -3,7 +3,10 @@
 The state is plain data (``to_dict``/``from_dict``) so the web layer keeps it
 in the database and any worker can serve the next action.  Every action has
 the triad ``verify_x`` (raises :class:`PlayError` saying why), ``can_x``
-(bool) and ``x`` (does it):
+(bool) and ``x`` (does it), and is recorded in ``log`` as a typed move
+(:class:`Draw`, :class:`Discard`, :class:`Close`, :class:`Reshuffle`,
+:class:`Void`).  Only these methods change the hand: ``phase`` is derived and
+the outcome (a close, or a void hand) is set by the action that causes it.
 
 >>> import random
 >>> from companion.rules import get_rules
@@ -18,14 +21,17 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Protocol
 
-from .cards import JOKER, Card
+from .cards import JOKER, Card, Deck, parse_card
 from .close import check_close
 from .errors import ChinchonError
 from .settle import HandResult, settle_hand
-from .variants import Reshuffle, Rules
+from .variants import Reshuffle as ReshuffleRule
+from .variants import Rules
+
+HAND_SIZE = 7
 
 
 class PlayError(ChinchonError):
@@ -37,16 +43,126 @@ class PlayError(ChinchonError):
 class Phase(enum.StrEnum):
     DRAW = "draw"  # the player to move must draw
     DISCARD = "discard"  # the player to move holds 8 cards: discard or close
-    OVER = "over"  # somebody closed (or the pack ran out)
+    OVER = "over"  # somebody closed, or the hand is void
+
+
+class Source(enum.StrEnum):
+    STOCK = "stock"
+    DISCARD = "discard"  # the top of the discard pile
+
+
+class VoidReason(enum.StrEnum):
+    """Why a hand ended without a close (nobody scores it, SPEC §6)."""
+
+    RESHUFFLES = "reshuffles"  # the stock ran out once more than ``max_reshuffles`` allows
+    EMPTY = "empty"  # the stock ran out and not even a reshuffle gives a card
+    ABANDONED = "abandoned"  # whoever runs the hand stopped it (e.g. a turn limit)
 
 
 class Shuffler(Protocol):
     def shuffle(self, x: list[Any]) -> None: ...
 
 
+# -- moves: what happened, in order (as pokerkit records operations) ----------------------
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """``seat`` took ``card`` from the stock or the discard pile.
+
+    The card of a stock draw is secret to everybody but the drawer: show a
+    log through :meth:`HandGame.seen_by`.  ``card`` is None only in records
+    stored before drawn cards were kept, or when hidden from a viewer."""
+
+    seat: int
+    source: Source
+    card: Card | None
+    name: ClassVar[str] = "draw"
+
+    def seen_by(self, viewer: int | None) -> Draw:
+        if self.source == Source.STOCK and viewer != self.seat:
+            return replace(self, card=None)
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    card: Card
+    name: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """``seat`` closed, putting ``card`` face down (it is shown after the hand)."""
+
+    seat: int
+    card: Card
+    name: ClassVar[str] = "close"
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """The discards became the new stock; ``kept`` stayed face up (``keep_top``)."""
+
+    kept: Card | None
+    stock: int  # cards in the new stock
+    name: ClassVar[str] = "reshuffle"
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """The hand ended without a close: nobody scores (SPEC §6)."""
+
+    seat: int | None  # who was to draw, if anybody
+    reason: VoidReason
+    name: ClassVar[str] = "void"
+
+
+Move = Draw | Discard | Close | Reshuffle | Void
+MOVES: dict[str, type[Move]] = {m.name: m for m in (Draw, Discard, Close, Reshuffle, Void)}  # type: ignore[misc]
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """A move as plain JSON: ``{"move": name, field: value...}``, cards as tokens."""
+    out: dict[str, Any] = {"move": move.name}
+    for key in move.__slots__:  # type: ignore[union-attr]
+        value = getattr(move, key)
+        out[key] = str(value) if isinstance(value, Card | enum.Enum) else value
+    return out
+
+
+def move_from_json(data: dict[str, Any], deck: Deck) -> Move:
+    """Read :func:`move_to_json`, and the dicts stored before moves were typed."""
+
+    def card(token: str | None) -> Card | None:
+        return parse_card(token, deck) if token else None
+
+    name = data.get("move")
+    if name is None:  # the old shape: {"action": ..., "seat": ..., "card": ...}
+        name = {"exhausted": "void"}.get(data["action"], data["action"])
+        if name == "void":
+            return Void(data.get("seat"), VoidReason.EMPTY)
+        if name == "reshuffle":
+            return Reshuffle(card(data.get("kept")), 0)
+    match name:
+        case "draw":
+            return Draw(data["seat"], Source(data["source"]), card(data.get("card")))
+        case "discard":
+            return Discard(data["seat"], card(data["card"]))  # type: ignore[arg-type]
+        case "close":
+            return Close(data["seat"], card(data["card"]))  # type: ignore[arg-type]
+        case "reshuffle":
+            return Reshuffle(card(data.get("kept")), data.get("stock", 0))
+        case "void":
+            return Void(data.get("seat"), VoidReason(data["reason"]))
+    raise ValueError(f"Unknown move {name!r}.")
+
+
 @dataclass
 class HandGame:
-    """The state of one hand at a digital table (seats are indexes into ``hands``)."""
+    """The state of one hand at a digital table (seats are indexes into ``hands``).
+
+    ``phase`` is derived: over once somebody closed or the hand is void, else
+    the player to move draws with seven cards and discards with eight."""
 
     rules: Rules
     dealer: int
@@ -54,13 +170,12 @@ class HandGame:
     stock: list[Card]  # drawn from the end
     discards: list[Card]  # the top is the last
     turn: int
-    phase: Phase = Phase.DRAW
     turns_taken: int = 0  # completed turns, for the first-round rule
     reshuffles: int = 0
     closer: int | None = None
     closing_discard: Card | None = None
-    exhausted: bool = False
-    log: list[dict[str, Any]] = field(default_factory=list)
+    void: Void | None = None
+    log: list[Move] = field(default_factory=list)
 
     # -- dealing ----------------------------------------------------------------------
     @classmethod
@@ -72,12 +187,12 @@ class HandGame:
         when players have gone out (the pack stays the one chosen at the start)."""
         copies = rules.copies(table_players or players)
         pack = [*rules.pack.cards() * copies, *[JOKER] * rules.jokers]
-        if 7 * players + 2 > len(pack):
+        if HAND_SIZE * players + 2 > len(pack):
             raise PlayError(f"A pack of {len(pack)} cards cannot deal to {players} players.", "players")
         rng.shuffle(pack)
         hands: list[list[Card]] = [[] for _ in range(players)]
         first = (dealer + 1) % players
-        for _ in range(7):
+        for _ in range(HAND_SIZE):
             for k in range(players):
                 hands[(first + k) % players].append(pack.pop())
         discards = [pack.pop()]
@@ -88,6 +203,17 @@ class HandGame:
         return len(self.hands)
 
     @property
+    def phase(self) -> Phase:
+        if self.closer is not None or self.void is not None:
+            return Phase.OVER
+        return Phase.DISCARD if len(self.hands[self.turn]) > HAND_SIZE else Phase.DRAW
+
+    @property
+    def exhausted(self) -> bool:
+        """The hand ended without a close (kept for readers of the old name)."""
+        return self.void is not None
+
+    @property
     def first_round(self) -> bool:
         """True until every player has had a turn."""
         return self.turns_taken < self.players
@@ -96,12 +222,17 @@ class HandGame:
     def top_discard(self) -> Card | None:
         return self.discards[-1] if self.discards else None
 
+    def seen_by(self, viewer: int | None) -> list[Move]:
+        """The log as seat ``viewer`` may see it (None: a spectator): every
+        move, but a card drawn from the stock only for its drawer."""
+        return [m.seen_by(viewer) if isinstance(m, Draw) else m for m in self.log]
+
     # -- drawing ------------------------------------------------------------------------
     def verify_draw(self, seat: int, source: str) -> None:
         self._verify_turn(seat, Phase.DRAW, "draw")
-        if source not in ("stock", "discard"):
+        if source not in (Source.STOCK, Source.DISCARD):
             raise PlayError("Draw from the stock or from the discard pile.", "source", key="source")
-        if source == "discard" and not self.discards:
+        if source == Source.DISCARD and not self.discards:
             raise PlayError("The discard pile is empty; draw from the stock.", "source", key="empty_pile")
 
     def can_draw(self, seat: int, source: str) -> bool:
@@ -110,32 +241,49 @@ class HandGame:
     def draw(self, seat: int, source: str, rng: Shuffler) -> Card | None:
         """Take a card; an empty stock is first rebuilt from the discards.
 
-        Returns None when not even a reshuffle leaves a card to draw: the hand
-        then ends without a close and nobody scores.
+        Returns None when the hand is void instead (SPEC §6): the stock ran
+        out once more than ``max_reshuffles`` allows, or not even a reshuffle
+        leaves a card to draw.  Nobody scores a void hand.
+
+        >>> import random
+        >>> from companion.rules import get_rules, parse_cards
+        >>> game = HandGame(get_rules(max_reshuffles=0), 1, [parse_cards("1o 2o 3o 4o 5o 6o 7o")] * 2,
+        ...                 stock=[], discards=parse_cards("1c 2c 3c"), turn=0)
+        >>> game.draw(0, "stock", random.Random(0)) is None, game.void.reason.value, str(game.phase)
+        (True, 'reshuffles', 'over')
         """
         self.verify_draw(seat, source)
-        if source == "stock" and not self.stock:
+        if source == Source.STOCK and not self.stock:
+            limit = self.rules.max_reshuffles
+            if limit is not None and self.reshuffles >= limit:
+                self._end_void(seat, VoidReason.RESHUFFLES)
+                return None
             self._reshuffle(rng)
             if not self.stock:
-                self.exhausted = True
-                self.phase = Phase.OVER
-                self.log.append({"seat": seat, "action": "exhausted"})
+                self._end_void(seat, VoidReason.EMPTY)
                 return None
-        card = self.stock.pop() if source == "stock" else self.discards.pop()
+        card = self.stock.pop() if source == Source.STOCK else self.discards.pop()
         self.hands[seat].append(card)
-        self.phase = Phase.DISCARD
-        self.log.append(
-            {"seat": seat, "action": "draw", "source": source, "card": str(card) if source == "discard" else None}
-        )
+        self.log.append(Draw(seat, Source(source), card))
         return card
 
     def _reshuffle(self, rng: Shuffler) -> None:
-        keep = [self.discards.pop()] if self.rules.reshuffle == Reshuffle.KEEP_TOP and self.discards else []
+        keep = [self.discards.pop()] if self.rules.reshuffle == ReshuffleRule.KEEP_TOP and self.discards else []
         self.stock = self.discards
         rng.shuffle(self.stock)
         self.discards = keep
         self.reshuffles += 1
-        self.log.append({"action": "reshuffle", "kept": str(keep[0]) if keep else None})
+        self.log.append(Reshuffle(keep[0] if keep else None, len(self.stock)))
+
+    def _end_void(self, seat: int | None, reason: VoidReason) -> None:
+        self.void = Void(seat, reason)
+        self.log.append(self.void)
+
+    def abandon(self) -> None:
+        """Stop a hand nobody has closed (for runners with a turn limit): void."""
+        if self.phase == Phase.OVER:
+            raise PlayError("This hand is over.", "phase", key="over")
+        self._end_void(None, VoidReason.ABANDONED)
 
     # -- discarding -------------------------------------------------------------------
     def verify_discard(self, seat: int, card: Card) -> None:
@@ -150,13 +298,9 @@ class HandGame:
         self.verify_discard(seat, card)
         self.hands[seat].remove(card)
         self.discards.append(card)
-        self.log.append({"seat": seat, "action": "discard", "card": str(card)})
-        self._next_turn()
-
-    def _next_turn(self) -> None:
+        self.log.append(Discard(seat, card))
         self.turns_taken += 1
         self.turn = (self.turn + 1) % self.players
-        self.phase = Phase.DRAW
 
     # -- closing ------------------------------------------------------------------------
     def verify_close(self, seat: int, card: Card) -> None:
@@ -175,17 +319,22 @@ class HandGame:
         self.verify_close(seat, card)
         self.closer = seat
         self.closing_discard = card
-        self.phase = Phase.OVER
-        self.log.append({"seat": seat, "action": "close", "card": str(card)})
+        self.log.append(Close(seat, card))
         return self.settle(choices)
 
     def settle(self, choices: dict[int, int] | None = None) -> HandResult:
         """The settled hand (the closer shows the seven kept cards)."""
         if self.closer is None or self.closing_discard is None:
             raise PlayError("Nobody has closed yet.", "close")
+        return settle_hand(self.shown_hands(), self.rules, self.closer, self.first_round, choices=choices)
+
+    def shown_hands(self) -> list[list[Card]]:
+        """The hands as shown after the hand: the closer's seven kept cards
+        (the card put face down left out)."""
         hands = [list(h) for h in self.hands]
-        hands[self.closer].remove(self.closing_discard)
-        return settle_hand(hands, self.rules, self.closer, self.first_round, choices=choices)
+        if self.closer is not None and self.closing_discard is not None:
+            hands[self.closer].remove(self.closing_discard)
+        return hands
 
     # -- helpers --------------------------------------------------------------------------
     def _verify_turn(self, seat: int, phase: Phase, what: str) -> None:
@@ -223,22 +372,24 @@ class HandGame:
             "stock": tokens(self.stock),
             "discards": tokens(self.discards),
             "turn": self.turn,
-            "phase": self.phase.value,
+            "phase": self.phase.value,  # derived; written for people reading the database
             "turns_taken": self.turns_taken,
             "reshuffles": self.reshuffles,
             "closer": self.closer,
             "closing_discard": str(self.closing_discard) if self.closing_discard is not None else None,
-            "exhausted": self.exhausted,
-            "log": self.log,
+            "void": move_to_json(self.void) if self.void is not None else None,
+            "log": [move_to_json(m) for m in self.log],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], rules: Rules) -> HandGame:
-        from .cards import parse_card
+        deck = rules.pack
 
         def cards(tokens: Sequence[str]) -> list[Card]:
-            return [parse_card(t, rules.pack) for t in tokens]
+            return [parse_card(t, deck) for t in tokens]
 
+        log = [move_from_json(m, deck) for m in data["log"]]
+        void = data.get("void")
         return cls(
             rules=rules,
             dealer=data["dealer"],
@@ -246,11 +397,13 @@ class HandGame:
             stock=cards(data["stock"]),
             discards=cards(data["discards"]),
             turn=data["turn"],
-            phase=Phase(data["phase"]),
             turns_taken=data["turns_taken"],
             reshuffles=data["reshuffles"],
             closer=data["closer"],
-            closing_discard=parse_card(data["closing_discard"], rules.pack) if data["closing_discard"] else None,
-            exhausted=data["exhausted"],
-            log=list(data["log"]),
+            closing_discard=parse_card(data["closing_discard"], deck) if data["closing_discard"] else None,
+            # Deals stored before void hands had a reason said "exhausted": true.
+            void=move_from_json(void, deck)
+            if void
+            else (Void(None, VoidReason.EMPTY) if data.get("exhausted") else None),  # type: ignore[arg-type]
+            log=log,
         )

@@ -90,6 +90,8 @@ class Rules:
     reentry_min_players: int = 3
     stake: Decimal = Decimal(0)
     reshuffle: Reshuffle = Reshuffle.KEEP_TOP
+    #: Reshuffles allowed in one hand (None: no limit); one more voids the hand.
+    max_reshuffles: int | None = None
     direction: Direction = Direction.COUNTERCLOCKWISE
     _values: tuple[int, ...] = field(default=(), repr=False, compare=False, init=False)
     _keys: dict[Card, int] = field(default_factory=dict, repr=False, compare=False, init=False)
@@ -368,6 +370,13 @@ OPTIONS: dict[str, Option] = {
         doc="Paid into the pot by each player at the start and at each re-entry.",
     ),
     "reshuffle": _choice_option(Reshuffle, "What is shuffled when the stock runs out."),
+    "max_reshuffles": Option(
+        "int",
+        0,
+        100,
+        nullable=True,
+        doc="Times the stock may be reshuffled in one hand; once more and the hand is void (null: unlimited).",
+    ),
     "direction": _choice_option(Direction, "Play direction."),
 }
 

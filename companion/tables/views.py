@@ -139,6 +139,8 @@ def undo(token: str):
 def rematch(token: str):
     link = authorize(token)
     table = link.table
+    if table.kind == "digital":  # stays digital, with its computer players: the play blueprint makes it
+        return redirect(url_for("play.rematch", token=token), 307)
     current = standing(table)
     if not current.state.finished:
         flash(_("The match is still going on."), "error")

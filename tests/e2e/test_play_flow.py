@@ -12,6 +12,7 @@ from companion.models import Deal, GameTable, Player
 from companion.rules.game import HandGame
 
 from .conftest import LIVE_APPS
+from .test_play_match import shot
 
 
 def create(page: Page, base: str, players, mode: str, preset: str = "classic") -> None:
@@ -37,9 +38,9 @@ def take_turn(page: Page) -> None:
     """Draw from the stock and throw the last card shown."""
     with page.expect_navigation():
         page.get_by_role("button", name="Draw from the stock").click()
-    page.locator(".pick-card").last.click()
+    page.locator(".pcard.pick").last.click()
     with page.expect_navigation():
-        page.get_by_role("button", name="Discard it").click()
+        page.get_by_role("button", name="Throw", exact=True).click()
 
 
 def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
@@ -48,10 +49,13 @@ def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
         if page.get_by_role("button", name="Deal the next hand").count():
             break
         expect(page.locator(".pass")).to_contain_text("Pass the phone to Ana")
-        assert page.locator(".pick-card").count() == 0  # no cards before the player takes the phone
+        assert page.locator(".pcard.pick").count() == 0  # no cards before the player takes the phone
+        if page.locator(".last-move").inner_text().startswith("Robo"):
+            shot(page, "pass-light")  # the pass screen tells Ana what Robo did
         page.get_by_role("link", name="I am Ana: show my cards").click()
         take_turn(page)
     expect(page.locator("#board")).to_contain_text("closed")
+    shot(page, "closed-light")
     page.get_by_role("link", name="Scoreboard").click()
     assert len(page.locator(".score .total").all_inner_texts()) == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

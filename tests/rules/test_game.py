@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -11,7 +12,20 @@ from hypothesis import strategies as st
 
 from companion.bots import GoodBot, SimpleBot, play_hand, play_match
 from companion.rules import JOKER, get_rules, parse_card, parse_cards, replay_match
-from companion.rules.game import HandGame, Phase, PlayError
+from companion.rules.game import (
+    Close,
+    Discard,
+    Draw,
+    HandGame,
+    Phase,
+    PlayError,
+    Reshuffle,
+    Source,
+    Void,
+    VoidReason,
+    move_from_json,
+    move_to_json,
+)
 
 classic = get_rules("classic")
 
@@ -127,6 +141,126 @@ def test_the_pack_running_out_ends_the_hand_without_scores():
     game = fixed(GERMAN, "", "4c", rules=get_rules(reshuffle="keep_top"))
     assert game.draw(0, "stock", random.Random(0)) is None
     assert game.exhausted and game.phase == Phase.OVER
+    assert game.void == Void(0, VoidReason.EMPTY) and game.log[-1] == game.void
+
+
+def test_max_reshuffles_zero_voids_the_hand_the_first_time_the_stock_runs_out():
+    """SPEC §6: with ``max_reshuffles: 0`` the stock may never be rebuilt."""
+    game = fixed(GERMAN, "", "1b 2b 3o 4c", rules=get_rules(max_reshuffles=0))
+    before = game.to_dict()["hands"]
+    assert game.can_draw(0, "stock")  # drawing stays legal: its outcome is the void hand
+    assert game.draw(0, "stock", random.Random(0)) is None
+    assert game.void == Void(0, VoidReason.RESHUFFLES) and game.phase == Phase.OVER
+    assert game.reshuffles == 0 and game.to_dict()["hands"] == before and game.closer is None
+    with pytest.raises(PlayError, match="over"):
+        game.verify_draw(0, "discard")
+    with pytest.raises(PlayError, match="Nobody has closed"):
+        game.settle()
+
+
+def test_max_reshuffles_allows_that_many_reshuffles_then_voids():
+    """``max_reshuffles: 1``: the first empty stock is rebuilt, the second voids the hand."""
+    game = fixed(GERMAN, "", "1b 2b 3o 4c", rules=get_rules(max_reshuffles=1, reshuffle="all"))
+    rng = random.Random(0)
+    game.draw(0, "stock", rng)
+    assert game.reshuffles == 1 and isinstance(game.log[0], Reshuffle) and len(game.stock) == 3
+    game.discard(0, game.hands[0][-1])
+    while game.stock:
+        seat = game.turn
+        game.draw(seat, "stock", rng)
+        game.discard(seat, game.hands[seat][-1])
+    assert game.draw(game.turn, "stock", rng) is None
+    assert game.void == Void(game.turn, VoidReason.RESHUFFLES) and game.reshuffles == 1
+
+
+def test_the_pile_can_still_be_taken_while_a_void_waits_in_the_empty_stock():
+    game = fixed(GERMAN, "", "1b 2b 3o 4c", rules=get_rules(max_reshuffles=0))
+    assert str(game.draw(0, "discard", random.Random(0))) == "4c" and game.phase == Phase.DISCARD
+
+
+def test_null_max_reshuffles_reshuffles_forever():
+    game = fixed(GERMAN, "", "1b 2b 3o 4c", rules=get_rules(max_reshuffles=None, reshuffle="all"))
+    rng = random.Random(3)
+    for _ in range(40):
+        seat = game.turn
+        assert game.draw(seat, "stock", rng) is not None
+        game.discard(seat, game.hands[seat][-1])
+    assert game.reshuffles > 5 and game.void is None
+
+
+def test_abandon_voids_a_hand_still_in_play_only():
+    game = fixed(GERMAN, "1b 12e", "4c")
+    game.abandon()
+    assert game.void == Void(None, VoidReason.ABANDONED) and game.phase == Phase.OVER
+    with pytest.raises(PlayError, match="over"):
+        game.abandon()
+
+
+def test_moves_are_typed_records_and_a_stock_draw_is_secret_to_others():
+    game = fixed(GERMAN, "1b 12e", "4c")
+    rng = random.Random(0)
+    game.draw(0, "stock", rng)
+    game.discard(0, parse_card("3c"))
+    game.draw(1, "discard", rng)
+    game.discard(1, parse_card("12o"))
+    assert game.log[:3] == [
+        Draw(0, Source.STOCK, parse_card("12e")),
+        Discard(0, parse_card("3c")),
+        Draw(1, Source.DISCARD, parse_card("3c")),
+    ]
+    assert game.seen_by(0)[0].card == parse_card("12e")
+    assert game.seen_by(1)[0].card is None and game.seen_by(None)[0].card is None
+    assert game.seen_by(0)[2].card == parse_card("3c")  # a card taken from the pile was face up
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.log[0].seat = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        Draw(1, Source.STOCK, parse_card("7b")),
+        Draw(0, Source.DISCARD, parse_card("*")),
+        Discard(2, parse_card("12e")),
+        Close(0, parse_card("1o")),
+        Reshuffle(parse_card("4c"), 21),
+        Reshuffle(None, 30),
+        Void(1, VoidReason.RESHUFFLES),
+        Void(None, VoidReason.ABANDONED),
+    ],
+)
+def test_moves_round_trip_through_json(move):
+    assert move_from_json(move_to_json(move), classic.pack) == move
+
+
+def test_deals_stored_before_moves_were_typed_still_load():
+    old = fixed(GERMAN, "", "4c").to_dict()
+    old.pop("void")
+    old["exhausted"] = True
+    old["log"] = [
+        {"seat": 0, "action": "draw", "source": "stock", "card": None},
+        {"seat": 0, "action": "discard", "card": "3c"},
+        {"seat": 1, "action": "draw", "source": "discard", "card": "3c"},
+        {"action": "reshuffle", "kept": "4c"},
+        {"seat": 1, "action": "exhausted"},
+    ]
+    game = HandGame.from_dict(old, classic)
+    assert game.log == [
+        Draw(0, Source.STOCK, None),
+        Discard(0, parse_card("3c")),
+        Draw(1, Source.DISCARD, parse_card("3c")),
+        Reshuffle(parse_card("4c"), 0),
+        Void(1, VoidReason.EMPTY),
+    ]
+    assert game.phase == Phase.OVER and game.void is not None
+
+
+def test_phase_follows_from_the_cards_held():
+    game = fixed(GERMAN, "1b 12e", "4c")
+    assert game.phase == Phase.DRAW
+    game.draw(0, "stock", random.Random(0))
+    assert game.phase == Phase.DISCARD
+    with pytest.raises(AttributeError):
+        game.phase = Phase.OVER  # type: ignore[misc]
 
 
 def test_state_round_trips_through_json():
@@ -186,3 +320,26 @@ def test_a_bot_closes_when_it_can():
     game = fixed(GERMAN, "1b 12e", "4c")
     assert play_hand(game, [SimpleBot(), SimpleBot(), SimpleBot()], random.Random(0)) is not None
     assert game.closer == 0
+
+
+class _NeverCloses(SimpleBot):
+    def choose_draw(self, game, seat):
+        from companion.bots.players import Move
+
+        return Move("stock")
+
+    def choose_end(self, game, seat):
+        from companion.bots.players import EndTurn
+
+        return EndTurn(game.hands[seat][-1], False)
+
+
+def test_play_hand_voids_a_hand_nobody_closes_through_the_state_machine():
+    """Runners with a turn limit end the hand with ``abandon()``; with
+    ``max_reshuffles`` the hand ends void on its own first."""
+    game = HandGame.deal(classic, 3, 0, random.Random(4))
+    assert play_hand(game, [_NeverCloses()] * 3, random.Random(4)) is None
+    assert game.void == Void(None, VoidReason.ABANDONED) and game.phase == Phase.OVER
+    limited = HandGame.deal(get_rules(max_reshuffles=2), 3, 0, random.Random(4))
+    assert play_hand(limited, [_NeverCloses()] * 3, random.Random(4)) is None
+    assert limited.void is not None and limited.void.reason == VoidReason.RESHUFFLES and limited.reshuffles == 2

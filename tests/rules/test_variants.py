@@ -32,6 +32,7 @@ SPEC_TABLE = {
     "reentry_min_players": (3, 3, 3, 2),
     "stake": (0, 0, 0, 0),
     "reshuffle": ("keep_top", "keep_top", "keep_top", "all"),
+    "max_reshuffles": (None, None, None, None),
     "direction": ("counterclockwise", "counterclockwise", "counterclockwise", "clockwise"),
 }
 
@@ -103,6 +104,9 @@ def test_two_decks_auto_by_player_count():
         ({"first_round_close": "yes"}, "rules.first_round_close"),
         ({"eliminate": "under"}, "rules.eliminate"),
         ({"direction": "up"}, "rules.direction"),
+        ({"max_reshuffles": -1}, "rules.max_reshuffles"),
+        ({"max_reshuffles": "2"}, "rules.max_reshuffles"),
+        ({"max_reshuffles": 1.5}, "rules.max_reshuffles"),
     ],
 )
 def test_bad_options_name_their_field(options, field):
@@ -121,6 +125,8 @@ def test_rules_object_must_be_an_object():
 def test_null_counts_as_absent_where_null_is_not_a_value():
     assert rules_from_json({"jokers": None}).jokers == 0
     assert rules_from_json({"reentries": None}).reentries is None  # null is a value here: unlimited
+    assert rules_from_json({"preset": "italy", "max_reshuffles": None}).max_reshuffles is None
+    assert rules_from_json({"max_reshuffles": 0}).max_reshuffles == 0
 
 
 def test_card_values_sequence_and_ten():

@@ -19,7 +19,7 @@ def test_presets_are_fully_resolved(client):
     data = client.get("/api/v1/presets").get_json()
     assert set(data) == {"classic", "fournier", "sweden", "italy"}
     assert data["italy"]["run_layoff_limit"] == "two_decks"
-    assert all(len(options) == 26 for options in data.values())
+    assert all(len(options) == 27 for options in data.values())  # SPEC §7, max_reshuffles included
 
 
 def test_melds_answers_canonical_cards(client):

@@ -10,7 +10,7 @@ from companion.bots import GoodBot
 from companion.extensions import db
 from companion.models import Deal, GameTable, Hand, Player
 from companion.rules import parse_card
-from companion.rules.game import HandGame, Phase
+from companion.rules.game import HandGame
 
 from .helpers import csrf, field, totals
 
@@ -110,8 +110,15 @@ def test_a_whole_hotseat_hand_lands_in_the_scoreboard(client, app):
             assert totals(client, token) == [e.points for e in sorted(hands[0].entries, key=lambda e: e.seat)]
     page = client.get(f"/t/{token}/play").get_data(as_text=True)
     assert "Deal the next hand" in page
-    _, _, version, _ = snapshot(app, token)
-    client.post(f"/t/{token}/play", data={"csrf_token": csrf(client), "version": version, "action": "next"})
+    client.post(
+        f"/t/{token}/play",
+        data={
+            "csrf_token": csrf(client),
+            "version": field(page, "version"),
+            "deal": field(page, "deal"),
+            "action": "next",
+        },
+    )
     _, _, _, fresh = snapshot(app, token)
     assert fresh.phase == "draw" and all(len(h) == 7 for h in fresh.hands)
 
@@ -267,7 +274,6 @@ def test_after_a_close_a_player_may_show_another_arrangement(client, app):
             stock=parse_cards("6o 6c"),
             discards=parse_cards("10o"),
             turn=0,
-            phase=Phase.DISCARD,
             turns_taken=3,
         )
         deal.seats = [0, 1, 2]
@@ -289,3 +295,502 @@ def test_after_a_close_a_player_may_show_another_arrangement(client, app):
     assert "(2 of 2)" in client.get(f"/t/{token}/play").get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Hand).count() == 2  # the first version stays in the history
+
+
+# -- helpers for the tests below ---------------------------------------------------------------
+def links_of(app, token):
+    """Owner, player and read-only links, and each person's seat link, of the table behind ``token``."""
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        return (
+            {"owner": table.owner_token, "player": table.player_token, "watch": table.watch_token},
+            {p.name: p.seat_token for p in table.players if p.seat_token},
+        )
+
+
+def set_deal(app, token, game, seats=None):
+    """Put the current deal in a chosen position (as a test of the engine would)."""
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        deal = db.session.query(Deal).filter_by(table_id=table.id).order_by(Deal.id.desc()).first()
+        if seats is not None:
+            deal.seats = seats
+        deal.state = game.to_dict()
+        db.session.commit()
+        return deal.id, deal.version
+
+
+def tie_position(rules):
+    """The SPEC §5 tie example, Ana (seat 0) about to close putting 2o down."""
+    from companion.rules import parse_cards
+
+    return HandGame(
+        rules=rules,
+        dealer=2,
+        hands=[
+            parse_cards("5b 7o 2o 7c 4b 7b 3b 1c"),
+            parse_cards("3o 4e 1o 3e 2e 3c 10b"),
+            parse_cards("5c 4o 1e 10c 12e 11e 1b"),
+        ],
+        stock=parse_cards("6o 6c"),
+        discards=parse_cards("10o"),
+        turn=0,
+        turns_taken=3,
+    )
+
+
+def rules_of(app, token):
+    with app.app_context():
+        return db.session.query(GameTable).filter_by(owner_token=token).one().rules
+
+
+def post(client, url, **data):
+    return client.post(url, data={"csrf_token": csrf(client), **{k: str(v) for k, v in data.items()}})
+
+
+# -- #13 hands that end -------------------------------------------------------------------------
+class NeverCloses:
+    """A computer player that never closes and always draws from the stock:
+    left alone, a hand would go round for ever."""
+
+    name = "never"
+
+    def choose_draw(self, game, seat):
+        from companion.bots.players import Move
+
+        return Move("stock")
+
+    def choose_end(self, game, seat):
+        from companion.bots.players import EndTurn
+
+        return EndTurn(game.hands[seat][-1], False)
+
+
+def bots_alone(client, app, monkeypatch, **config):
+    """A deal where only computer players are left (the person went out)."""
+    from companion import digital as service
+
+    monkeypatch.setitem(service.BOTS, "good", NeverCloses)
+    app.config.update(config)
+    token = new_game(client, [("Ana", "human"), ("Robo", "good"), ("Otto", "good")]).headers["Location"].split("/")[2]
+    game = HandGame.deal(rules_of(app, token), 2, 0, random_for_tests())
+    set_deal(app, token, game, seats=[1, 2])
+    return token
+
+
+def random_for_tests():
+    import random
+
+    return random.Random(7)
+
+
+def test_bots_alone_play_a_bounded_share_per_request_and_polls_carry_on(client, app, monkeypatch):
+    """Whatever the bots do, one request plays at most PLAY_BOT_TURNS bot turns;
+    the next polls carry on from there (#13)."""
+    token = bots_alone(client, app, monkeypatch, PLAY_BOT_TURNS=5, PLAY_BOT_SECONDS=60)
+    assert snapshot(app, token)[3].turns_taken == 0
+    for expected in (5, 10, 15):
+        response = client.get(f"/t/{token}/play/poll?v=0.0")
+        assert response.status_code == 200
+        game = snapshot(app, token)[3]
+        assert game.turns_taken == expected and game.phase != "over"
+    assert game.reshuffles >= 0 and game.void is None  # unlimited reshuffles: only the bound stops them
+
+
+def test_the_time_share_stops_bots_after_one_turn_when_spent(client, app, monkeypatch):
+    token = bots_alone(client, app, monkeypatch, PLAY_BOT_TURNS=1000, PLAY_BOT_SECONDS=0)
+    links, _seats = links_of(app, token)
+    client.get(f"/t/{links['watch']}/play/poll?v=0.0")
+    assert snapshot(app, token)[3].turns_taken == 1
+
+
+def test_run_bots_returns_within_its_bound_on_a_bots_only_deal(app, monkeypatch, client):
+    from companion import digital as service
+
+    token = bots_alone(client, app, monkeypatch)
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        deal = db.session.query(Deal).filter_by(table_id=table.id).one()
+        game = service.game_of(table, deal)
+        played = service.run_bots(table, deal, game, turns=40, seconds=60)
+        assert played == 40 and game.turns_taken == 40 and game.phase != "over"
+        assert service.run_bots(table, deal, game) == service.BOT_TURNS
+
+
+def test_max_reshuffles_is_a_house_rule_of_the_new_game_form(client, app):
+    page = client.get("/play/new").get_data(as_text=True)
+    assert 'name="max_reshuffles"' in page
+    data = {
+        "csrf_token": csrf(client, "/play/new"),
+        "mode": "hotseat",
+        "preset": "classic",
+        "first_dealer": "0",
+        "target": "100",
+        "jokers": "0",
+        "suit_style": "spanish",
+        "max_reshuffles": "0",
+        "players-0": "Ana",
+        "kinds-0": "human",
+        "players-1": "Ben",
+        "kinds-1": "human",
+    }
+    token = client.post("/play/new", data=data).headers["Location"].split("/")[2]
+    assert rules_of(app, token).max_reshuffles == 0
+    data["max_reshuffles"] = "-1"
+    assert client.post("/play/new", data=data).status_code == 400
+
+
+def test_presets_api_shows_max_reshuffles(client):
+    presets = client.get("/api/v1/presets").get_json()
+    assert all(p["max_reshuffles"] is None for p in presets.values())
+
+
+def void_game(client, app, mode="devices"):
+    """Ana, Ben and Robo with max_reshuffles 0; the stock is empty and Ana is to draw."""
+    from companion.rules import parse_cards
+
+    data_players = [("Ana", "human"), ("Ben", "human"), ("Robo", "good")]
+    data = {
+        "csrf_token": csrf(client, "/play/new"),
+        "mode": mode,
+        "preset": "classic",
+        "first_dealer": "0",
+        "target": "100",
+        "jokers": "0",
+        "suit_style": "spanish",
+        "max_reshuffles": "0",
+    }
+    for i, (name, kind) in enumerate(data_players):
+        data[f"players-{i}"] = name
+        data[f"kinds-{i}"] = kind
+    token = client.post("/play/new", data=data).headers["Location"].split("/")[2]
+    game = HandGame(
+        rules=rules_of(app, token),
+        dealer=2,
+        hands=[
+            parse_cards("1o 3o 5o 7o 11o 1c 3c"),
+            parse_cards("2o 4o 6o 10o 12o 2c 4c"),
+            parse_cards("5c 7c 11c 1e 3e 5e 7e"),
+        ],
+        stock=[],
+        discards=parse_cards("6c 10c 12c 2e 4e"),
+        turn=0,
+        turns_taken=12,
+    )
+    return token, set_deal(app, token, game, seats=[0, 1, 2])
+
+
+def test_a_void_hand_scores_nothing_says_so_everywhere_and_the_next_dealer_deals(client, app):
+    """SPEC §6 with max_reshuffles 0: the stock runs out, the hand is void, no
+    event enters the match, and the next dealer in play order deals a new hand."""
+    token, (_deal_id, version) = void_game(client, app)
+    links, seats = links_of(app, token)
+    post(client, f"/s/{seats['Ana']}", version=version, action="stock")
+    _, _, version, game = snapshot(app, token)
+    assert game.phase == "over" and game.void is not None and game.void.reason == "reshuffles"
+    with app.app_context():
+        assert db.session.query(Hand).count() == 0
+    assert totals(client, token) == [0, 0, 0]
+    for url in [f"/s/{seats['Ana']}", f"/s/{seats['Ben']}", f"/t/{token}/play", f"/t/{links['watch']}/play"]:
+        html = client.get(url).get_data(as_text=True)
+        assert "This hand is void: nobody scores." in html and "Ana deals a new hand." in html, url
+    history = client.get(f"/t/{links['watch']}/history").get_data(as_text=True)
+    assert "Void hand: the stock ran out, nobody scored; dealt again." in history
+    page = client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    post(client, f"/s/{seats['Ben']}", version=field(page, "version"), deal=field(page, "deal"), action="next")
+    with app.app_context():
+        deals = db.session.query(Deal).order_by(Deal.id).all()
+        assert len(deals) == 2 and deals[1].number == 1  # the same hand number, dealt again
+        assert deals[1].state["dealer"] == 0  # Robo (seat 2) dealt the void hand: Ana deals now
+        assert deals[1].state["hands"] != deals[0].state["hands"]
+
+
+def test_after_a_void_hand_the_stored_hand_names_the_dealer_who_dealt_it(client, app):
+    token, (_deal_id, version) = void_game(client, app, mode="hotseat")
+    post(client, f"/t/{token}/play", version=version, action="stock")
+    page = client.get(f"/t/{token}/play").get_data(as_text=True)
+    post(client, f"/t/{token}/play", version=field(page, "version"), deal=field(page, "deal"), action="next")
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        deal = db.session.query(Deal).order_by(Deal.id.desc()).first()
+        assert deal.seats[deal.state["dealer"]] == 0
+    game = HandGame.from_dict(deal.state, rules_of(app, token))
+    # Whoever is to move closes at once (a rigged hand), then the stored hand names Ana as dealer.
+    from companion.rules import parse_cards
+
+    run, last = parse_cards("1o 2o 3o 4o 5o 6o 7o"), parse_cards("12b")
+    rest = [c for c in game.cards_in_play() if c not in run + last]
+    game.hands = [rest[i * 7 : i * 7 + 7] for i in range(3)]
+    game.hands[game.turn] = run
+    game.discards = [rest[21]]
+    game.stock = rest[22:] + last
+    game.turns_taken = 3
+    set_deal(app, token, game)
+    _, _, version, _ = snapshot(app, token)
+    post(client, f"/t/{token}/play", version=version, action="stock")
+    _, _, version, _ = snapshot(app, token)
+    post(client, f"/t/{token}/play", version=version, action="close", card="12b")
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        assert [h.dealer_seat for h in table.hands] == [0]
+
+
+# -- #13 several phones ----------------------------------------------------------------------------
+def test_three_next_posts_at_once_deal_exactly_once(app):
+    import threading
+
+    clients = [app.test_client() for _ in range(3)]
+    for c in clients:
+        c.set_cookie("lang", "en")
+    token, (deal_id, version) = void_game(clients[0], app)
+    _links, seats = links_of(app, token)
+    post(clients[0], f"/s/{seats['Ana']}", version=version, action="stock")
+    version = snapshot(app, token)[2]
+    forms = [{"csrf_token": csrf(c), "version": str(version), "deal": str(deal_id), "action": "next"} for c in clients]
+    barrier = threading.Barrier(3)
+    codes = []
+
+    def press(c, form, seat_token):
+        barrier.wait()
+        codes.append(c.post(f"/s/{seat_token}", data=form).status_code)
+
+    threads = [
+        threading.Thread(target=press, args=(c, f, seats[n]))
+        for c, f, n in zip(clients, forms, ["Ana", "Ben", "Ana"], strict=True)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert codes == [303, 303, 303]
+    with app.app_context():
+        assert db.session.query(Deal).count() == 2
+
+
+def test_a_repeated_next_with_an_old_version_deals_nothing(client, app):
+    token, (deal_id, version) = void_game(client, app)
+    _links, seats = links_of(app, token)
+    post(client, f"/s/{seats['Ana']}", version=version, action="stock")
+    version = snapshot(app, token)[2]
+    for _ in range(3):
+        post(client, f"/s/{seats['Ana']}", version=version, deal=deal_id, action="next")
+    with app.app_context():
+        assert db.session.query(Deal).count() == 2
+
+
+def test_seat_pages_keep_polling_after_a_hand_ends(client, app):
+    token, (deal_id, version) = void_game(client, app)
+    _links, seats = links_of(app, token)
+    post(client, f"/s/{seats['Ana']}", version=version, action="stock")
+    html = client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    assert 'hx-trigger="every 1s"' in html and "/poll?v=" in html
+    marker = f"{deal_id}.{snapshot(app, token)[2]}"
+    assert client.get(f"/s/{seats['Ben']}/poll?v={marker}").status_code == 204
+    post(client, f"/s/{seats['Ana']}", version=snapshot(app, token)[2], deal=deal_id, action="next")
+    assert client.get(f"/s/{seats['Ben']}/poll?v={marker}").status_code == 200  # the new deal reaches Ben
+
+
+def test_owner_link_in_another_phone_mode_shows_no_pass_the_phone_screen(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    html = client.get(f"/t/{token}/play").get_data(as_text=True)
+    assert "Pass the phone" not in html and "show my cards" not in html and "is playing" in html
+
+
+def test_the_closer_is_listed_with_seven_cards_and_one_face_down(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]).headers["Location"].split("/")[2]
+    _deal, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
+    post(client, f"/t/{token}/play", version=version, action="close", card="2o")
+    html = client.get(f"/t/{token}/play").get_data(as_text=True)
+    assert "7 cards + 1 face down" in re.sub(r"\s+", " ", html)
+    assert "8 cards" not in html
+
+
+def test_seat_pages_show_totals_and_the_way_to_the_scoreboard(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    links, seats = links_of(app, token)
+    html = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    assert f'href="/t/{links["watch"]}"' in html  # the read-only scoreboard: never a higher link
+    assert links["owner"] not in html and links["player"] not in html
+    assert html.count('class="total"') == 2
+
+
+def test_moves_by_others_appear_as_sentences(client, app):
+    token = (
+        new_game(client, [("Ana", "human"), ("Robo", "good"), ("Ben", "human")], mode="devices")
+        .headers["Location"]
+        .split("/")[2]
+    )
+    _links, seats = links_of(app, token)
+    for _ in range(3):
+        _, deal_seats, _version, game = snapshot(app, token)
+        if game.phase == "over" or ["Ana", "Robo", "Ben"][deal_seats[game.turn]] == "Robo":
+            break
+        mover = ["Ana", "Robo", "Ben"][deal_seats[game.turn]]
+        play_turn(client, app, f"/s/{seats[mover]}", token, close=False)
+    game = snapshot(app, token)[3]
+    html = re.sub(r"\s+", " ", client.get(f"/s/{seats['Ben']}").get_data(as_text=True))
+    assert (
+        re.search(r"Robo (drew from the stock|took [^<]+ from the pile), threw [^<]+\.", html) or game.phase == "over"
+    )
+    assert re.search(r"(Ana|Ben) drew from the stock, threw [^<]+\.", html)
+
+
+def test_the_hotseat_pass_screen_shows_the_last_moves(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")]).headers["Location"].split("/")[2]
+    play_turn(client, app, f"/t/{token}/play", token, close=False)
+    html = re.sub(r"\s+", " ", client.get(f"/t/{token}/play").get_data(as_text=True))
+    assert "Pass the phone to" in html and re.search(r"drew from the stock, threw [^<]+\.", html)
+
+
+def test_a_stock_draw_is_named_only_to_the_drawer(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    _links, seats = links_of(app, token)
+    _, deal_seats, version, game = snapshot(app, token)
+    mover = ["Ana", "Ben"][deal_seats[game.turn]]
+    other = "Ben" if mover == "Ana" else "Ana"
+    post(client, f"/s/{seats[mover]}", version=version, action="stock")
+    drawn = snapshot(app, token)[3].log[-1].card
+    mine = client.get(f"/s/{seats[mover]}").get_data(as_text=True)
+    theirs = client.get(f"/s/{seats[other]}").get_data(as_text=True)
+    assert "just drawn" in mine and f'value="{drawn}" required checked' in mine
+    assert f"{mover} drew from the stock." in theirs and f'value="{drawn}"' not in theirs
+
+
+def test_history_of_a_digital_table_offers_no_correction(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]).headers["Location"].split("/")[2]
+    _deal, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
+    post(client, f"/t/{token}/play", version=version, action="close", card="2o")
+    html = client.get(f"/t/{token}/history").get_data(as_text=True)
+    assert "/hands/1/edit" not in html and ">Correct</a>" not in html and "Referee" in html
+
+
+# -- #11 links grant what they say --------------------------------------------------------------------
+def test_only_the_owner_link_lists_the_seat_links(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    links, seats = links_of(app, token)
+    owner = client.get(f"/t/{links['owner']}/play").get_data(as_text=True)
+    assert all(s in owner for s in seats.values())
+    for role in ("player", "watch"):
+        for url in (f"/t/{links[role]}/play", f"/t/{links[role]}/play/poll?v=0.0", f"/t/{links[role]}"):
+            html = client.get(url).get_data(as_text=True)
+            assert not any(s in html for s in seats.values()), (role, url)
+
+
+def test_in_hotseat_only_the_owner_link_is_the_shared_phone(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")]).headers["Location"].split("/")[2]
+    links, _seats = links_of(app, token)
+    _, _, version, game = snapshot(app, token)
+    for role in ("player", "watch"):
+        html = client.get(f"/t/{links[role]}/play?show={version}").get_data(as_text=True)
+        assert_no_secrets(html, game, None, game.rules)
+        assert not any(f'value="{c}"' in html for c in game.hands[game.turn])
+        assert 'value="stock"' not in html and "show my cards" not in html
+        assert post(client, f"/t/{links[role]}/play", version=version, action="stock").status_code == 403
+    assert snapshot(app, token)[3].to_dict() == game.to_dict()
+    assert 'value="stock"' in client.get(f"/t/{links['owner']}/play?show={version}").get_data(as_text=True)
+
+
+def closed_tie_on_devices(client, app):
+    token = (
+        new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")], mode="devices")
+        .headers["Location"]
+        .split("/")[2]
+    )
+    _links, seats = links_of(app, token)
+    _deal, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
+    post(client, f"/s/{seats['Ana']}", version=version, action="close", card="2o")
+    assert totals(client, token) == [1, 15, 38]
+    return token, seats
+
+
+@pytest.mark.parametrize("pick", ["2", "-1", "1" + "0" * 30, "x"])
+def test_pick_must_name_an_arrangement_that_exists(client, app, pick):
+    token, seats = closed_tie_on_devices(client, app)
+    version = snapshot(app, token)[2]
+    response = post(client, f"/s/{seats['Ben']}", version=version, action="alt", seat=1, pick=pick)
+    assert "no such arrangement" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert totals(client, token) == [1, 15, 38] and snapshot(app, token)[2] == version
+
+
+def test_a_seat_link_cannot_change_another_seats_arrangement(client, app):
+    token, seats = closed_tie_on_devices(client, app)
+    version = snapshot(app, token)[2]
+    response = post(client, f"/s/{seats['Ana']}", version=version, action="alt", seat=1, pick=1)
+    assert "not yours" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert totals(client, token) == [1, 15, 38]
+    assert "(1 of 2)" not in client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    assert "(1 of 2)" in client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    post(client, f"/s/{seats['Ben']}", version=version, action="alt", seat=1, pick=1)
+    assert totals(client, token) == [1, 15, 37]
+
+
+def finished_digital_match(client, app, mode="hotseat"):
+    """Ana closes the tie example with target 1: Ben and Carla go out, Ana wins."""
+    data = {
+        "csrf_token": csrf(client, "/play/new"),
+        "mode": mode,
+        "preset": "classic",
+        "first_dealer": "0",
+        "target": "1",
+        "jokers": "0",
+        "suit_style": "spanish",
+        "players-0": "Ana",
+        "kinds-0": "human",
+        "players-1": "Ben",
+        "kinds-1": "human",
+        "players-2": "Robo",
+        "kinds-2": "good",
+    }
+    token = client.post("/play/new", data=data).headers["Location"].split("/")[2]
+    _deal, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
+    links, seats = links_of(app, token)
+    url = f"/s/{seats['Ana']}" if mode == "devices" else f"/t/{token}/play"
+    post(client, url, version=version, action="close", card="2o")
+    assert "Winner: Ana" in client.get(f"/t/{token}/play").get_data(as_text=True)
+    return token, links, seats
+
+
+@pytest.mark.parametrize("role", ["owner", "player"])
+def test_a_digital_rematch_stays_digital_and_leads_to_a_link_of_the_same_level(client, app, role):
+    _token, links, _seats = finished_digital_match(client, app)
+    response = post(client, f"/t/{links[role]}/rematch")
+    assert response.status_code == 307
+    response = client.post(response.headers["Location"], data={"csrf_token": csrf(client)})
+    new = response.headers["Location"].split("/")[2]
+    with app.app_context():
+        table = (
+            db.session.query(GameTable).filter((GameTable.owner_token == new) | (GameTable.player_token == new)).one()
+        )
+        assert table.kind == "digital" and table.play_mode == "hotseat"
+        assert [(p.name, p.kind) for p in table.players] == [("Ana", "human"), ("Ben", "human"), ("Robo", "good")]
+        assert new == (table.owner_token if role == "owner" else table.player_token)
+        assert db.session.query(Deal).filter_by(table_id=table.id).count() == 1
+    assert post(client, f"/t/{links['watch']}/rematch").status_code == 403
+
+
+def test_a_physical_rematch_from_the_player_link_leads_to_the_new_player_link(client, app):
+    from .helpers import create_table, enter_cards, table_of
+
+    owner = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_cards(
+        client, owner, 1, {0: "10o 1c 3b 4b 5b 10c 11e", 1: "1o 2o 3o 4o 5o 6o 7o 12b", 2: "2e 3e 6c 7b 10e 12c 11b"}
+    )
+    player = table_of(app, owner).player_token
+    response = post(client, f"/t/{player}/rematch")
+    new = response.headers["Location"].rsplit("/", 1)[1]
+    snapshot_ = table_of(app, new)
+    assert new == snapshot_.player_token != snapshot_.owner_token
+
+
+def test_seat_links_start_the_rematch_once_and_each_lands_on_its_own_seat(client, app):
+    _token, _links, seats = finished_digital_match(client, app, mode="devices")
+    html = client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    first = post(client, f"/s/{seats['Ben']}/rematch", table_version=field(html, "table_version"))
+    second = post(client, f"/s/{seats['Ana']}/rematch", table_version=field(html, "table_version"))
+    with app.app_context():
+        new = db.session.query(GameTable).filter(GameTable.rematch_of_id.isnot(None)).one()
+        new_seats = {p.name: p.seat_token for p in new.players if p.seat_token}
+        assert new.kind == "digital" and new.play_mode == "devices" and new.players[2].kind == "good"
+    assert first.headers["Location"].endswith(f"/s/{new_seats['Ben']}")
+    assert second.headers["Location"].endswith(f"/s/{new_seats['Ana']}")
+    assert f"/s/{new_seats['Ben']}" in client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
