@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 
 from flask import request
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
@@ -107,6 +107,23 @@ def reason_text(reason: Reason | None) -> str:
         case "points_high":
             return _("The loose cards are worth %(points)s; these rules allow at most %(max)s points.", **p)
     return reason.text
+
+
+def over_limit_text(reason: Reason | None) -> str:
+    """How far a refused close is from closing, from the engine's reason.
+
+    Uses the reason's ``over`` parameter when the engine gives it; until then
+    it is worked out here, once, from the reason's own ``points``/``max``/``count``.
+    """
+    if reason is None:
+        return ""
+    p = reason.params
+    if reason.code == "one_card_many":
+        return ngettext("%(num)s loose card too many.", "%(num)s loose cards too many.", p["count"] - 1)
+    if reason.code in ("one_card_high", "points_high"):
+        over = p["over"] if "over" in p else p["points"] - p["max"]
+        return ngettext("%(num)s point over the limit.", "%(num)s points over the limit.", over)
+    return ""
 
 
 def error_text(error: ChinchonError) -> str:

@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from ..grid import GridView, Tab, read_tokens
+from ..grid import GridView, Tab, read_tokens, short_marks
+from ..i18n import error_text
 from ..models import Hand
-from ..rules import Card, ChinchonError, parse_card
+from ..rules import Card, ChinchonError, check_close, parse_card
+from ..rules.errors import CountError
 from ..scoreboard import HandInput, Standing
 
 DISCARD = "d"
@@ -61,7 +63,7 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
     state = EntryState(
         closer=_int(form.get("closer")),
         mode="points" if form.get("mode") == "points" else "cards",
-        discard=(read_tokens(form.get("discard", ""), rules) or [None])[0],
+        discard=(read_tokens(form.getlist("discard"), rules) or [None])[0],
         active=form.get("active", ""),
         chinchon=form.get("chinchon") in ("y", "on", "1", "true"),
         first_round=form.get("first_round") in ("y", "on", "1", "true"),
@@ -69,19 +71,14 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
         submission=(form.get("submission") or uuid.uuid4().hex)[:40],
     )
     for seat in seats:
-        state.hands[seat] = read_tokens(form.get(f"h{seat}", ""), rules)
+        state.hands[seat] = read_tokens(form.getlist(f"h{seat}"), rules)
         if form.get(f"p{seat}", "") != "":
             state.points[seat] = form.get(f"p{seat}", "").strip()
         choice = _int(form.get(f"c{seat}"))
         if choice:
             state.choices[seat] = max(0, min(choice, 50))
-    # No-JavaScript controls: a tab or a card tapped is a submit button.
-    if "tab" in form:
-        state.active = form["tab"]
     if not state.active and state.closer is not None:
         state.active = str(state.closer)
-    if "tap" in form:
-        tap(state, form["tap"], standing)
     if "alt" in form:
         seat, _sep, k = form["alt"].partition(":")
         if _int(seat) is not None and _int(k) is not None:
@@ -92,16 +89,14 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
 def grid_view(state: EntryState, standing: Standing, style: str) -> GridView:
     """The card grid for this form: one tab per player still in, then the discard."""
     names = standing.table.names
-    tabs = [Tab(str(s), f"h{s}", names[s], state.hands.setdefault(s, []), 8, names[s][:2]) for s in standing.seats_in]
+    seats = standing.seats_in
+    marks = short_marks([names[s] for s in seats])
+    tabs = [
+        Tab(str(s), f"h{s}", names[s], state.hands.setdefault(s, []), 8, mark, advance=7)
+        for s, mark in zip(seats, marks, strict=True)
+    ]
     tabs.append(Tab(DISCARD, "discard", _("Discard"), [state.discard] if state.discard else [], 1, "↓"))
-    return GridView(standing.rules, tabs, state.active, style)
-
-
-def tap(state: EntryState, token: str, standing: Standing) -> None:
-    view = grid_view(state, standing, "spanish")
-    view.tap(token)
-    discard = view.tab(DISCARD)
-    state.discard = discard.cards[0] if discard and discard.cards else None
+    return GridView(standing.rules, tabs, state.active or (str(seats[0]) if seats else DISCARD), style)
 
 
 def state_of_hand(hand: Hand, standing: Standing) -> EntryState:
@@ -153,26 +148,34 @@ def to_input(state: EntryState, standing: Standing) -> HandInput:
                     _("'%(card)s' is not a card of this deck.", card=token), f"hands[{seat}][{j}]"
                 ) from None
         data.cards[seat] = cards
-        count = len(cards)
-        if seat == state.closer:
-            total = count + (1 if state.discard else 0)
-            if total != 8 and not (count == 7 and not state.discard):
-                raise ChinchonError(
-                    _(
-                        "%(name)s closed: tap the 8 cards held (or the 7 shown and the discard); %(count)s so far.",
-                        name=names[seat],
-                        count=total,
-                    ),
-                    f"hands[{seat}]",
-                )
-        elif not 6 <= count <= 8:
-            raise ChinchonError(
-                _("%(name)s holds 7 cards (6 or 8 after a mis-draw); %(count)s tapped.", name=names[seat], count=count),
-                f"hands[{seat}]",
-            )
     if state.discard:
         try:
             data.discard = parse_card(state.discard, rules.pack)
         except ChinchonError:
             raise ChinchonError(_("'%(card)s' is not a card of this deck.", card=state.discard), "discard") from None
+        try:  # the discard is the eighth card: the engine checks the closer holds seven more
+            check_close([*data.cards[state.closer], data.discard], rules, state.first_round, data.discard)
+        except CountError as error:
+            raise count_problem(error.at(f"hands[{state.closer}]"), state, standing) from None
     return data
+
+
+def count_problem(error: CountError, state: EntryState, standing: Standing) -> ChinchonError:
+    """The engine's card-count refusal for ``hands[seat]``, worded for the form."""
+    names = standing.table.names
+    seat = error.field[len("hands[") :].split("]")[0]
+    if not seat.isdigit():
+        return ChinchonError(error_text(error), error.field)
+    seat_ = int(seat)
+    count = len(state.hands.get(seat_, []))
+    if seat_ == state.closer:
+        message = _(
+            "%(name)s closed: tap the 8 cards held (or the 7 shown and the discard); %(count)s so far.",
+            name=names[seat_],
+            count=count + (1 if state.discard else 0),
+        )
+    else:
+        message = _(
+            "%(name)s holds 7 cards (6 or 8 after a mis-draw); %(count)s tapped.", name=names[seat_], count=count
+        )
+    return ChinchonError(message, f"hands[{seat_}]")

@@ -17,6 +17,7 @@ from ..forms import TableForm, table_problem
 from ..i18n import error_text
 from ..models import GameTable
 from ..rules import ChinchonError, MatchError, get_rules
+from ..rules.errors import CountError
 from ..rules.variants import PRESETS
 from ..scoreboard import (
     AlreadySaved,
@@ -32,7 +33,7 @@ from ..scoreboard import (
 from ..templating import render_page
 from . import bp
 from .charts import totals_chart
-from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to_input
+from .entry import DISCARD, EntryState, count_problem, grid_view, read_state, state_of_hand, to_input
 
 
 # -- creating ------------------------------------------------------------------------
@@ -216,6 +217,8 @@ def preview(current, state: EntryState):
         return None, error
     try:
         return settle(current, data), None
+    except CountError as error:
+        return None, count_problem(error, state, current)
     except ChinchonError as error:
         return None, error
 
@@ -223,7 +226,10 @@ def preview(current, state: EntryState):
 def _save(table, token, current, state, *, replaces=None):
     try:
         data = to_input(state, current)
-        hand = store_hand(table, state.version, state.submission, data, replaces=replaces)
+        try:
+            hand = store_hand(table, state.version, state.submission, data, replaces=replaces)
+        except CountError as error:
+            raise count_problem(error, state, current) from None
     except AlreadySaved:
         flash(_("This hand was already saved."), "ok")
         return redirect(url_for("tables.scoreboard", token=token)), 303
