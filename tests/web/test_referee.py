@@ -88,9 +88,10 @@ def test_checked_boxes_redirect_to_a_clean_permalink(client):
 
 
 def test_htmx_pushes_the_permalink_of_exactly_the_tapped_cards(client):
-    cards = "1o 2o 3o 5c 5e 5b 7c 4o".split()
+    cards = ["1o", "2o", "3o", "5c", "5e", "5b", "7c", "4o"]
     response = client.get(
-        "/referee/close?" + urlencode({"cards": cards}, doseq=True), headers={"HX-Request": "true", "HX-Target": "verdict"}
+        "/referee/close?" + urlencode({"cards": cards}, doseq=True),
+        headers={"HX-Request": "true", "HX-Target": "verdict"},
     )
     assert "cards=1o+2o+3o+5c+5e+5b+7c+4o" in response.headers["HX-Push-Url"]
     assert "Yes, this closes." in text(response)
