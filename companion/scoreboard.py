@@ -414,3 +414,37 @@ def undo_last(table: GameTable, version: int) -> str:
         what = "hand"
     db.session.commit()
     return what
+
+
+# -- undo, taken back in one tap ------------------------------------------------------
+def restorable_hand(table: GameTable, current: Standing | None = None) -> Hand | None:
+    """The hand undone last, while it can still come back as it was: nothing
+    was saved in its place since (its number is the next one again)."""
+    current = current or standing(table)
+    undone = [h for h in table.hands if h.undone_at is not None and h.replaced_by_id is None]
+    if not undone:
+        return None
+    last = max(undone, key=lambda h: (h.undone_at, h.id))
+    return last if last.number == current.next_number else None
+
+
+def restore_hand(table: GameTable, version: int, number: int) -> Hand:
+    """Bring back the hand undone last (one transaction, version-checked).
+
+    Raises :class:`StaleError` when the table changed since the page was
+    shown, :class:`ChinchonError` when that hand cannot come back.
+    """
+    hand = restorable_hand(table)
+    if hand is None or hand.number != number:
+        raise ChinchonError(_("That hand can no longer be restored."), "restore")
+    if not table.bump(version):
+        db.session.rollback()
+        raise StaleError
+    hand.undone_at = None
+    try:
+        standing(table)  # the match must replay with it, as it did before the undo
+    except MatchError:
+        db.session.rollback()
+        raise ChinchonError(_("That hand can no longer be restored."), "restore") from None
+    db.session.commit()
+    return hand

@@ -24,6 +24,8 @@ from ..scoreboard import (
     StaleError,
     create_table,
     reenter,
+    restorable_hand,
+    restore_hand,
     settle,
     standing,
     standing_before,
@@ -74,8 +76,13 @@ def new_table():
 @bp.get("/t/<token>")
 def scoreboard(token: str):
     table, role = load(token)
+    if request.args.get("since", type=int) == table.version:
+        return "", 204  # a poll: nothing changed since the page was drawn
     current = standing(table)
-    response = make_response(render_template("tables/scoreboard.html", table=table, s=current, token=token, role=role))
+    restorable = restorable_hand(table, current) if role != "watch" else None
+    response = make_response(
+        render_template("tables/scoreboard.html", table=table, s=current, token=token, role=role, restorable=restorable)
+    )
     if role != "watch":
         remember_table(response, token)
     return response
@@ -87,8 +94,10 @@ def qr(token: str):
     target = request.args.get("to", "player")
     shared = table.watch_token if target == "watch" else table.player_token
     link = url_for("tables.scoreboard", token=shared, _external=True)
-    svg = segno.make(link, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=False)
-    return Response(svg, mimetype="image/svg+xml")
+    out = io.BytesIO()
+    # A standalone SVG file (with its namespace); an inline fragment shows as alt text in <img>.
+    segno.make(link, error="m").save(out, kind="svg", scale=5, dark="#000", light="#fff", xmldecl=False)
+    return Response(out.getvalue(), mimetype="image/svg+xml")
 
 
 @bp.post("/t/<token>/reentry")
@@ -145,13 +154,31 @@ def undo(token: str):
     version = request.form.get("version", type=int)
     try:
         what = undo_last(table, version if version is not None else -1)
-        flash(_("Re-entry undone.") if what == "reentry" else _("Last hand undone. It stays in the history."), "ok")
+        if what == "reentry":
+            flash(_("Re-entry undone."), "ok")
     except StaleError:
         flash(
             _("Someone else changed this table a moment ago; here is the current score. Nothing was undone."), "error"
         )
     except ChinchonError:
         flash(_("There is nothing to undo yet."), "error")
+    return redirect(url_for("tables.scoreboard", token=token)), 303
+
+
+@bp.post("/t/<token>/restore")
+def restore(token: str):
+    table, _role = writable(token, by_hand=True)
+    version = request.form.get("version", type=int)
+    number = request.form.get("number", type=int)
+    try:
+        hand = restore_hand(table, version if version is not None else -1, number if number is not None else -1)
+        flash(_("Hand %(number)s restored.", number=hand.number), "ok")
+    except StaleError:
+        flash(
+            _("Someone else changed this table a moment ago; here is the current score. Nothing was changed."), "error"
+        )
+    except ChinchonError:
+        flash(_("That hand can no longer be restored."), "error")
     return redirect(url_for("tables.scoreboard", token=token)), 303
 
 
@@ -261,7 +288,9 @@ def new_hand(token: str):
         flash(_("The match is over."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     if request.method == "GET":
-        state = EntryState(version=table.version)
+        closer = request.args.get("closer", type=int)  # picked on the scoreboard: one tap less
+        state = EntryState(version=table.version, closer=closer if closer in current.seats_in else None)
+        state.active = str(state.closer) if state.closer is not None else ""
         return _entry_page(table, token, current, state)
     state = read_state(request.form, current)
     if request.form.get("action") == "save":
