@@ -65,9 +65,9 @@ class RulesChoice:
         for name, value in self.overrides.items():
             if value == getattr(base, name, object()):
                 continue
-            if name == "decks" and base.decks == AUTO and self.table is not None:
-                if value == base.copies(len(self.table.players)):
-                    continue
+            auto = name == "decks" and base.decks == AUTO and self.table is not None
+            if auto and value == base.copies(len(self.table.players)):
+                continue
             out.append(name)
         return out
 
