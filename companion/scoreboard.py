@@ -448,3 +448,36 @@ def restore_hand(table: GameTable, version: int, number: int) -> Hand:
         raise ChinchonError(_("That hand can no longer be restored."), "restore") from None
     db.session.commit()
     return hand
+
+
+# -- a hand entered player by player: cards for some, points for the others -----------
+def store_mixed_hand(
+    table: GameTable,
+    version: int,
+    submission: str,
+    data: HandInput,
+    order: Sequence[int],
+    result: HandResult,
+    *,
+    replaces: Hand | None = None,
+) -> Hand:
+    """Store a hand whose ``data.points`` hold every player's points (the
+    engine's for the players in ``order``, entered with cards, whose verdict
+    is ``result``) and keep those players' cards and melds, in one transaction."""
+    hand = store_hand(table, version, submission, data, replaces=replaces, commit=False)
+    by_seat = {seat: r for seat, r in zip(order, result.results or (), strict=True)}
+    for entry in hand.entries:
+        r = by_seat.get(entry.seat)
+        if r is None:
+            continue
+        held = list(data.cards.get(entry.seat, []))
+        if entry.seat == data.closer and data.discard is not None:
+            held.append(data.discard)
+        entry.cards = " ".join(format_cards(held))
+        entry.melds = [format_cards(m) for m in r.melds]
+        entry.layoffs = [{"card": str(x.card), "seat": order[x.player], "meld": x.meld} for x in r.layoffs]
+        entry.deadwood = " ".join(format_cards(r.deadwood))
+        entry.choice = data.choices.get(entry.seat, 0)
+    hand.discard = str(result.discard) if result.discard is not None else None
+    db.session.commit()
+    return hand

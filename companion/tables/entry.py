@@ -17,9 +17,10 @@ from werkzeug.datastructures import MultiDict
 from ..grid import GridView, Tab, read_tokens, short_marks
 from ..i18n import error_text
 from ..models import Hand
-from ..rules import Card, ChinchonError, check_close, parse_card
+from ..rules import Card, ChinchonError, HandResult, check_close, parse_card, settle_hand
 from ..rules.errors import CountError
-from ..scoreboard import HandInput, Standing
+from ..rules.settle import PlayerResult
+from ..scoreboard import HandInput, Standing, settle
 
 DISCARD = "d"
 
@@ -77,6 +78,8 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
         choice = _int(form.get(f"c{seat}"))
         if choice:
             state.choices[seat] = max(0, min(choice, 50))
+    if state.closer in seats and form.get("closer_score", "") != "" and not state.points.get(state.closer):
+        state.points[state.closer] = form.get("closer_score", "").strip()
     if not state.active and state.closer is not None:
         state.active = str(state.closer)
     if "alt" in form:
@@ -103,9 +106,9 @@ def state_of_hand(hand: Hand, standing: Standing) -> EntryState:
     """The form state that re-enters a stored hand (for editing it)."""
     state = EntryState(
         closer=hand.closer_seat,
-        mode=hand.mode,
+        mode="cards",  # each player by cards where the cards were kept, else by points
         first_round=hand.first_round,
-        chinchon=hand.chinchon and hand.mode == "points",
+        chinchon=hand.chinchon and not any(e.cards for e in hand.entries),
         active=str(hand.closer_seat),
     )
     for e in hand.entries:
@@ -179,3 +182,106 @@ def count_problem(error: CountError, state: EntryState, standing: Standing) -> C
             "%(name)s holds 7 cards (6 or 8 after a mis-draw); %(count)s tapped.", name=names[seat_], count=count
         )
     return ChinchonError(message, f"hands[{seat_}]")
+
+
+# -- each player by cards or by points ----------------------------------------------------
+@dataclass
+class Judged:
+    """A hand entered player by player: the engine's verdict on the players
+    entered with cards (the closer first, then in play order) and every
+    player's points (the engine's for cards, the typed ones for the others)."""
+
+    result: HandResult
+    seats: list[int]  # the seats of ``result.results``, in its order
+    points: dict[int, int]
+    #: What is still missing (a player's points not typed yet), first first.
+    missing: list[ChinchonError] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        return self.result.legal
+
+    @property
+    def verdict(self):
+        return self.result.verdict
+
+    @property
+    def chinchon(self) -> bool:
+        return self.result.chinchon
+
+    @property
+    def wins_match(self) -> bool:
+        return self.result.wins_match
+
+    @property
+    def all_cards(self) -> bool:
+        return len(self.seats) == len(self.points) and not self.missing
+
+    def result_of(self, seat: int) -> PlayerResult | None:
+        if self.result.results is None or seat not in self.seats:
+            return None
+        return self.result.results[self.seats.index(seat)]
+
+
+def carded_seats(state: EntryState, standing: Standing) -> list[int]:
+    """Players entered with cards, the closer first, then in play order."""
+    return [s for s in state.order(standing) if state.hands.get(s)]
+
+
+def judge(state: EntryState, standing: Standing, data: HandInput) -> Judged | None:
+    """The engine's verdict on the cards tapped, with the typed points of the
+    players entered by points; ``None`` when nobody's cards were tapped.
+
+    A player entered with cards lays off onto the melds of the closer and of
+    the players before them entered with cards (the others' melds are unknown).
+    """
+    rules = standing.rules
+    names = standing.table.names
+    seats = standing.seats_in
+    carded = carded_seats(state, standing)
+    if not carded:
+        return None
+    if len(carded) == len(seats):
+        result = settle(standing, data)
+        order = seats
+    else:
+        if carded[0] != state.closer:
+            raise ChinchonError(
+                _("Tap %(name)s's cards too: the others lay off onto the closer's melds.", name=names[state.closer]),
+                f"hands[{state.closer}]",
+            )
+        hands = [list(data.cards[s]) for s in carded]
+        if data.discard is not None:
+            hands[0].append(data.discard)
+        try:
+            if len(carded) == 1:
+                verdict = check_close(hands[0], rules, data.first_round, data.discard)
+                mine = PlayerResult(verdict.melds, (), verdict.deadwood, verdict.score or 0)
+                result = HandResult(verdict, 0, (mine,) if verdict.legal else None)
+            else:
+                choices = {carded.index(s): k for s, k in data.choices.items() if s in carded}
+                result = settle_hand(hands, rules, 0, data.first_round, choices=choices)
+        except CountError as error:
+            index = error.field[len("hands[") :].split("]")[0] if error.field.startswith("hands[") else "0"
+            seat = carded[int(index)] if index.isdigit() and int(index) < len(carded) else state.closer
+            raise count_problem(error.at(f"hands[{seat}]"), state, standing) from None
+        order = carded
+    if result.results is None:
+        return Judged(result, order, {})
+    points = {s: r.points for s, r in zip(order, result.results, strict=True)}
+    missing = []
+    for seat in seats:
+        if seat in points:
+            continue
+        raw = state.points.get(seat, "")
+        value = _int(raw)
+        if value is None and not result.wins_match:
+            message = (
+                _("Enter %(name)s's points.", name=names[seat])
+                if raw == ""
+                else _("%(value)s is not a whole number.", value=raw)
+            )
+            missing.append(ChinchonError(message, f"points[{seat}]"))
+            continue
+        points[seat] = value or 0  # after a Chinchón that wins the match, the others' points change nothing
+    return Judged(result, order, points, missing)

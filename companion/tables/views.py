@@ -14,9 +14,10 @@ from ..access import load, owned, writable
 from ..cookies import remember_table, set_cookie
 from ..extensions import db
 from ..forms import TableForm, table_problem
-from ..i18n import error_text
+from ..i18n import error_text, reason_text
 from ..models import GameTable
 from ..rules import ChinchonError, MatchError, get_rules
+from ..rules.close import possible_closer_scores
 from ..rules.errors import CountError
 from ..rules.variants import PRESETS
 from ..scoreboard import (
@@ -26,16 +27,16 @@ from ..scoreboard import (
     reenter,
     restorable_hand,
     restore_hand,
-    settle,
     standing,
     standing_before,
     store_hand,
+    store_mixed_hand,
     undo_last,
 )
 from ..templating import render_page
 from . import bp
 from .charts import totals_chart
-from .entry import DISCARD, EntryState, count_problem, grid_view, read_state, state_of_hand, to_input
+from .entry import DISCARD, EntryState, count_problem, grid_view, judge, read_state, state_of_hand, to_input
 
 
 # -- creating ------------------------------------------------------------------------
@@ -207,8 +208,6 @@ def rematch(token: str):
 def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200):
     result = None
     problem = error
-    if state.mode == "points" and not state.points and any(state.hands.values()):
-        _prefill_points(current, state)
     if state.closer is not None and state.mode == "cards":
         result, missing = preview(current, state)
         problem = problem or missing
@@ -221,6 +220,7 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
         problem=problem,
         grid_view=grid_view(state, current, table.suit_style),
         order=state.order(current),
+        closer_scores=sorted(possible_closer_scores(current.rules)),
         DISCARD=DISCARD,
         hand_number=hand_number or current.next_number,
         editing=hand_number is not None,
@@ -228,33 +228,49 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
     return render_page("tables/hand.html", "tables/partials/verdict.html", "verdict", **context), status
 
 
-def _prefill_points(current, state: EntryState) -> None:
-    """Switching from cards to points keeps what the cards already say."""
-    result, _missing = preview(current, dataclasses.replace(state, mode="cards"))
-    if result is not None and result.legal:
-        state.points = {seat: str(r.points) for seat, r in zip(current.seats_in, result.results, strict=True)}
-        state.chinchon = result.chinchon
-
-
 def preview(current, state: EntryState):
-    """The engine's verdict so far, or the first thing still missing."""
+    """The engine's verdict so far (a :class:`Judged`), or the first thing still missing."""
     try:
         data = to_input(state, current)
-    except ChinchonError as error:
-        return None, error
-    try:
-        return settle(current, data), None
+        if state.mode == "points":
+            return None, None
+        judged = judge(state, current, data)
+        return judged, (judged.missing[0] if judged and judged.legal and judged.missing else None)
     except CountError as error:
         return None, count_problem(error, state, current)
     except ChinchonError as error:
         return None, error
 
 
+def _store(table, current, state: EntryState, replaces):
+    """Store the form's hand: every player by cards (the engine settles it
+    all), by points, or some by cards and the others by points."""
+    data = to_input(state, current)
+    judged = judge(state, current, data) if state.mode == "cards" else None
+    if judged is None:
+        data = to_input(dataclasses.replace(state, mode="points"), current)
+        return store_hand(table, state.version, state.submission, data, replaces=replaces)
+    if judged.all_cards:
+        return store_hand(table, state.version, state.submission, data, replaces=replaces)
+    if judged.legal and judged.missing:
+        raise judged.missing[0]
+    if not judged.legal:
+        raise ChinchonError(
+            _("%(name)s cannot close.", name=table.names[state.closer]) + " " + reason_text(judged.verdict.why),
+            "closer",
+        )
+    data.points = dict(judged.points)
+    data.chinchon = judged.chinchon
+    data.mode = "points"
+    return store_mixed_hand(
+        table, state.version, state.submission, data, judged.seats, judged.result, replaces=replaces
+    )
+
+
 def _save(table, token, current, state, *, replaces=None):
     try:
-        data = to_input(state, current)
         try:
-            hand = store_hand(table, state.version, state.submission, data, replaces=replaces)
+            hand = _store(table, current, state, replaces)
         except CountError as error:
             raise count_problem(error, state, current) from None
     except AlreadySaved:

@@ -128,7 +128,7 @@ def test_live_verdict_fragment_for_htmx(client):
     response = client.post(f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true", "HX-Target": "verdict"})
     html = response.get_data(as_text=True)
     assert response.status_code == 200 and "<html" not in html
-    assert "Ben holds 7 cards" in html  # the next thing missing
+    assert "Enter Ben&#39;s points." in html and "Legal close." in html  # the closer judged; next: Ben
     data.update({"h1": GERMAN[1], "h2": GERMAN[2]})
     html = client.post(
         f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true", "HX-Target": "verdict"}
