@@ -205,7 +205,7 @@ def rematch(token: str):
 
 
 # -- entering a hand ------------------------------------------------------------------------
-def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200):
+def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200, other=None):
     result = None
     problem = error
     if state.closer is not None and state.mode == "cards":
@@ -224,6 +224,7 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
         DISCARD=DISCARD,
         hand_number=hand_number or current.next_number,
         editing=hand_number is not None,
+        other=other,
     )
     return render_page("tables/hand.html", "tables/partials/verdict.html", "verdict", **context), status
 
@@ -267,6 +268,21 @@ def _store(table, current, state: EntryState, replaces):
     )
 
 
+def _kept_entry(table, token, state: EntryState):
+    """Another phone saved first: show what it saved next to this phone's
+    entry, which is kept (not thrown away) to be saved as the next hand or dropped."""
+    db.session.refresh(table)
+    fresh = standing(table)
+    if fresh.state.finished:
+        flash(_("The match is over."), "error")
+        return redirect(url_for("tables.scoreboard", token=token)), 303
+    state.version = table.version
+    if state.closer not in fresh.seats_in:
+        state.closer = None
+    other = fresh.rows[-1] if fresh.rows else None
+    return _entry_page(table, token, fresh, state, status=409, other=other)
+
+
 def _save(table, token, current, state, *, replaces=None):
     try:
         try:
@@ -277,6 +293,8 @@ def _save(table, token, current, state, *, replaces=None):
         flash(_("This hand was already saved."), "ok")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except StaleError:
+        if replaces is None:
+            return _kept_entry(table, token, state)
         flash(
             _(
                 "Someone else saved a change to this table meanwhile. Check the score below, then enter the hand again if it is missing."

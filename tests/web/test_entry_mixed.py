@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from companion.extensions import db
 from companion.models import Entry, Hand
 
@@ -92,3 +94,20 @@ def test_a_mixed_hand_is_corrected_player_by_player(client):
     data.update({"closer": "0", "h0": GERMAN[0].split(), "p1": "13", "p2": "30", "action": "save"})
     assert client.post(f"/t/{token}/hands/1/edit", data=data).status_code == 303
     assert totals(client, token) == [3, 13, 30]
+
+
+def test_a_stale_save_keeps_the_second_phones_entry_to_save_as_the_next_hand(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    second = hand_form(client, token)  # the second phone opens hand 1 ...
+    post_hand(client, token, {"closer": "1", "closer_score": "2", "p0": "10", "p2": "5"})  # ... the first saves it
+    second.update({"closer": "0", "h0": GERMAN[0].split(), "p1": "13", "p2": "46", "action": "save"})
+    response = client.post(f"/t/{token}/hands/new", data=second)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409 and hand_count(app) == 1
+    assert html.index("Another phone saved hand 1") < html.index("<h1>")
+    assert "Anna <b>10</b>" in html and "Save hand 2" in html
+    assert re.search(r'class="pick c0" id="[^"]+" name="h0" value="11c" checked', html)
+    kept = {k: v for k, v in second.items()}
+    kept["version"] = re.search(r'name="version" value="(\d+)"', html).group(1)
+    assert client.post(f"/t/{token}/hands/new", data=kept).status_code == 303
+    assert totals(client, token) == [13, 15, 51]

@@ -203,8 +203,8 @@ def test_a_stale_form_is_refused_with_a_fresh_view(client, app):
     enter_points(client, token, 0, {0: 3, 1: 10, 2: 20})
     old.update({"closer": "1", "mode": "points", "p0": "5", "p1": "2", "p2": "7", "action": "save"})
     response = client.post(f"/t/{token}/hands/new", data=old)
-    assert response.status_code == 303
-    assert "Someone else" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert response.status_code == 409  # refused; the entry is kept beside the saved hand (issue 12)
+    assert "Another phone saved hand 1" in response.get_data(as_text=True)
     assert hand_count(app) == 1 and totals(client, token) == [3, 10, 20]
 
 
