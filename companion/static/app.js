@@ -69,6 +69,13 @@
   function advance(form, panel) {
     var limit = panel ? parseInt(panel.getAttribute("data-advance"), 10) : 0;
     if (!limit || panel.querySelectorAll("input.pick:checked").length !== limit) return;
+    if (form.dataset.entry === "points") {
+      // The table types the others' points (its last way): go to the first empty field.
+      var field = Array.prototype.slice.call(form.querySelectorAll(".points-row input"))
+        .filter(function (input) { return input.offsetParent && !input.value; })[0];
+      if (field) field.focus();
+      return;
+    }
     var keys = panels(form).filter(function (p) { return p.hasAttribute("data-advance"); })
       .map(function (p) { return p.getAttribute("data-panel"); });
     var closer = form.querySelector("input[name=closer]:checked");

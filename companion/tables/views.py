@@ -247,6 +247,8 @@ def _store(table, current, state: EntryState, replaces):
     """Store the form's hand: every player by cards (the engine settles it
     all), by points, or some by cards and the others by points."""
     data = to_input(state, current)
+    others = [s for s in current.seats_in if s != state.closer]
+    table.entry_mode = "cards" if any(state.hands.get(s) for s in others) else "points"  # stored with the hand
     judged = judge(state, current, data) if state.mode == "cards" else None
     if judged is None:
         data = to_input(dataclasses.replace(state, mode="points"), current)

@@ -111,3 +111,12 @@ def test_a_stale_save_keeps_the_second_phones_entry_to_save_as_the_next_hand(cli
     kept["version"] = re.search(r'name="version" value="(\d+)"', html).group(1)
     assert client.post(f"/t/{token}/hands/new", data=kept).status_code == 303
     assert totals(client, token) == [13, 15, 51]
+
+
+def test_the_table_remembers_how_the_others_were_entered(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    assert 'data-entry="cards"' in client.get(f"/t/{token}/hands/new").get_data(as_text=True)
+    post_hand(client, token, {"closer": "0", "h0": GERMAN[0].split(), "p1": "13", "p2": "46"})
+    assert 'data-entry="points"' in client.get(f"/t/{token}/hands/new").get_data(as_text=True)
+    post_hand(client, token, {"closer": "0", "h0": GERMAN[0].split(), "h1": GERMAN[1].split(), "h2": GERMAN[2].split()})
+    assert 'data-entry="cards"' in client.get(f"/t/{token}/hands/new").get_data(as_text=True)
