@@ -102,6 +102,7 @@ def test_player_tabs_fit_a_360px_screen_and_the_summary_stays_in_view(page: Page
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.locator("[data-card='1o']:visible").first.click()
+    expect(page.locator("#problem")).to_contain_text("1 so far")  # the preview came back
     page.mouse.wheel(0, 600)
     page.wait_for_timeout(300)
     box = page.locator("#summary").bounding_box()
