@@ -244,3 +244,48 @@ def test_close_checker_without_javascript(no_js_page: Page, live_server: str):
     no_js_page.goto(live_server + "/referee/close")
     for _ in range(3):
         check_close_page(no_js_page, rng, js=False)
+
+
+def test_hand_entry_and_layoff_referee_without_javascript(no_js_page: Page, live_server: str):
+    """The same checkboxes post the same hand when no script runs."""
+    page = no_js_page
+    rng = random.Random(SEED + 4)
+    for _ in range(2):
+        hands = deal(rng, 3)
+        page.goto(f"{live_server}/referee/layoffs?n=3")
+        for i, hand in enumerate(hands):
+            for card in hand:
+                tap(page, rng, str(i), card)
+        settle(page, js=False)
+        for i, hand in enumerate(hands):
+            assert url_cards(page, f"h{i}") == tokens(hand)
+        expected = settle_hand(hands, CLASSIC, 0)
+        verdict = page.locator("#verdict")
+        if expected.legal:
+            assert [int(t.split()[0]) for t in verdict.locator(".pts").all_inner_texts()] == expected.points
+        else:
+            expect(verdict).to_contain_text("The closer cannot close.")
+    names = ["Ana", "Ben", "Carla"]
+    with LIVE_APPS[live_server].app_context():
+        token = create_table(
+            name="", preset="classic", overrides={"target": 100000}, players=names, first_dealer=0, suit_style="spanish"
+        ).owner_token
+    saved = 0
+    while saved < 2:
+        dealt = deal(rng, 3)
+        expected = settle_hand(dealt, CLASSIC, 0)
+        if not expected.legal:
+            continue
+        page.goto(f"{live_server}/t/{token}/hands/new?closer=0")
+        for seat, hand in enumerate(dealt):
+            for card in hand:
+                tap(page, rng, str(seat), card)
+        page.get_by_role("button", name=re.compile("Save hand")).click()
+        expect(page.locator(".flash")).to_contain_text("saved")
+        entries = table_of(
+            live_server,
+            token,
+            lambda t: [(e.seat, e.points, sorted(e.cards.split())) for e in t.active_hands()[-1].entries],
+        )
+        assert entries == [(s, expected.points[s], tokens(dealt[s])) for s in range(3)]
+        saved += 1
