@@ -240,7 +240,7 @@ def preview(current, state: EntryState):
     except CountError as error:
         return None, count_problem(error, state, current)
     except ChinchonError as error:
-        return None, error
+        return None, ChinchonError(error_text(error), error.field)  # engine errors in the page's language
 
 
 def _store(table, current, state: EntryState, replaces):
@@ -307,7 +307,13 @@ def _save(table, token, current, state, *, replaces=None):
     except ChinchonError as error:
         db.session.rollback()
         return _entry_page(
-            table, token, current, state, error=error, hand_number=replaces.number if replaces else None, status=400
+            table,
+            token,
+            current,
+            state,
+            error=ChinchonError(error_text(error), error.field),
+            hand_number=replaces.number if replaces else None,
+            status=400,
         )
     if replaces is not None:
         flash(_("Hand %(number)s corrected; every later total was recomputed.", number=hand.number), "ok")
