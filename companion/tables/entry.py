@@ -1,9 +1,11 @@
 """The hand-entry form's state: who closed, each player's cards or points.
 
-The same state travels in the form's hidden fields whether the page runs
-with JavaScript (taps toggle cards in the browser) or without (each tap is a
-submit the server applies), so nothing about a half-entered hand is kept on
-the server.
+The state is the form itself: a checkbox per card and player (see
+``companion/grid.py``), a points field per player, the closer's score as a
+choice, the same with or without JavaScript; nothing about a half-entered
+hand is kept on the server.  Each player is entered by cards or by points:
+the players with cards are judged by the engine (:func:`judge`), the others'
+points are taken as typed.
 """
 
 from __future__ import annotations
