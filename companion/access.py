@@ -40,6 +40,7 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "tables.history_csv": {"GET": _TABLE},
     "tables.reentry": {"POST": _WRITE},
     "tables.undo": {"POST": _WRITE},
+    "tables.restore": {"POST": _WRITE},
     "tables.rematch": {"POST": _WRITE},
     "tables.new_hand": {"GET": _WRITE, "POST": _WRITE},
     "tables.edit_hand": {"GET": _WRITE, "POST": _WRITE},

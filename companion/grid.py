@@ -1,14 +1,19 @@
 """The tap-to-select card grid shared by hand entry and the referee pages.
 
-State lives in hidden inputs (one per tab, space-separated tokens), so the
-page works as a plain form without JavaScript (each tap is a submit the
-server applies with :func:`tap`) and instantly with it (``static/app.js``
-runs the same toggle in the browser).
+The form itself is the grid's only state: each tab (a player, the discard)
+has its own panel of checkboxes named after the tab's field, one checkbox per
+copy of a card, and the active tab is a radio button.  A tap checks or
+unchecks a box, natively, with or without JavaScript; the form posts exactly
+the boxes that are checked.  Two decks: the second copy's box takes the tap
+once the first is checked (see ``app.css``), so a card cycles 0, 1, 2, 1, 0.
+The script (``static/app.js``) only reads the boxes to refresh counters and
+marks, moves to the next player after seven cards and asks for the verdict
+once tapping pauses; the server judges whatever the form holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .rules import JOKER, Card, ChinchonError, Rules, parse_card
@@ -16,12 +21,14 @@ from .rules import JOKER, Card, ChinchonError, Rules, parse_card
 
 @dataclass
 class Tab:
-    key: str  # what the "tab" button sends
-    input: str  # the hidden input holding this tab's cards
+    key: str  # the value of the "active" radio button
+    input: str  # the form field holding this tab's cards (one checkbox per copy)
     label: str
     cards: list[str]
     limit: int
     mark: str  # shown on a card held by this tab while another tab is active
+    #: After this many cards the script moves on to the next such tab (0: never).
+    advance: int = 0
 
     @property
     def count(self) -> int:
@@ -33,8 +40,9 @@ class Cell:
     card: Card
     token: str
     suit: str
-    mine: int
-    disabled: bool
+    mine: int  # copies this tab holds
+    copies: int  # checkboxes: copies of this card in the pack
+    disabled: bool  # every copy is held by other tabs
     marks: str
 
 
@@ -54,6 +62,8 @@ class GridView:
             self.rows = [[c for c in deck.cards() if c.rank == rank] for rank in deck.ranks]
             if self.rules.jokers:
                 self.rows.append([JOKER])
+        if self.tab(self.active) is None and self.tabs:
+            self.active = self.tabs[0].key
 
     @property
     def deck(self) -> str:
@@ -69,19 +79,29 @@ class GridView:
                 out.setdefault(token, []).append(tab)
         return out
 
-    def cells(self) -> Iterator[Cell]:
+    def cells(self, tab: Tab) -> Iterator[Cell]:
+        """The grid as ``tab`` sees it: its own cards checked, the others' marked.
+
+        A card has one checkbox per copy in the pack; jokers get a cell each."""
         holders = self.holders()
         for row in self.rows:
             for card in row:
                 token = str(card)
                 held = holders.get(token, [])
-                mine = sum(1 for t in held if t.key == self.active)
-                marks = "".join(t.mark for t in held if t.key != self.active) + (f"×{mine}" if mine > 1 else "")
+                mine = sum(1 for t in held if t is tab)
+                marks = "".join(t.mark for t in held if t is not tab)
+                suit = card.suit.value if card.suit else "joker"
+                if card == JOKER:
+                    for i in range(max(self.copies(token), mine)):
+                        full = len(held) >= self.copies(token)
+                        yield Cell(card, token, suit, int(i < mine), 1, i >= mine and full, marks)
+                    continue
                 yield Cell(
                     card=card,
                     token=token,
-                    suit=card.suit.value if card.suit else "joker",
+                    suit=suit,
                     mine=mine,
+                    copies=max(self.copies(token), mine),
                     disabled=not mine and len(held) >= self.copies(token),
                     marks=marks,
                 )
@@ -89,30 +109,31 @@ class GridView:
     def tab(self, key: str) -> Tab | None:
         return next((t for t in self.tabs if t.key == key), None)
 
-    def tap(self, token: str) -> None:
-        """Toggle a card for the active tab: add a copy if one is free, else
-        take the tab's copies back (the same cycle as the browser script)."""
-        try:
-            token = str(parse_card(token, self.rules.pack))
-        except ChinchonError:
-            return
-        tab = self.tab(self.active)
-        if tab is None:
-            return
-        free = self.copies(token) - len(self.holders().get(token, []))
-        if free > 0 and len(tab.cards) < tab.limit:
-            tab.cards.append(token)
-        else:
-            tab.cards[:] = [c for c in tab.cards if c != token]
+    def unknown(self) -> list[str]:
+        """Tokens a form sent that the grid cannot show (kept so the checks name them)."""
+        shown = {str(c) for row in self.rows for c in row}
+        return [t for tab in self.tabs for t in tab.cards if t not in shown]
 
 
-def read_tokens(raw: str, rules: Rules) -> list[str]:
-    """Canonical tokens from a hidden field; anything unparsable is kept as
-    typed so the checks report it where it belongs."""
+def read_tokens(values: str | Iterable[str], rules: Rules) -> list[str]:
+    """Canonical tokens from a form: the checked boxes of one field, or a
+    space-separated list (permalinks); anything unparsable is kept as typed
+    so the checks report it where it belongs."""
+    raw = values.split() if isinstance(values, str) else [t for v in values for t in v.split()]
     out = []
-    for token in raw.split():
+    for token in raw:
         try:
             out.append(str(parse_card(token, rules.pack)))
         except ChinchonError:
             out.append(token)
     return out
+
+
+def short_marks(labels: Sequence[str]) -> list[str]:
+    """A distinct short mark per label: the initial, else the first letters
+    that tell them apart, else the position ("Player 2", "Player 3" → "2", "3")."""
+    for size in (1, 2):
+        marks = [label.strip()[:size].upper() or "?" for label in labels]
+        if len(set(marks)) == len(marks):
+            return marks
+    return [str(i + 1) for i in range(len(labels))]

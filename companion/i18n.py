@@ -172,4 +172,4 @@ def card_label(card: Card, deck_name: str, style: str) -> str:
 
 
 # The sentences for engine refusals live in companion/messages.py.
-from .messages import error_text, reason_text, refusal_text  # noqa: E402,F401
+from .messages import error_text, over_limit_text, reason_text, refusal_text  # noqa: E402,F401

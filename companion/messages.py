@@ -53,6 +53,20 @@ def reason_text(reason: Reason | None) -> str:
     return reason.text
 
 
+def over_limit_text(reason: Reason | None) -> str:
+    """How far a refused close is from closing, from the engine's reason (its
+    ``over`` parameter when the engine gives one, else its points and limit)."""
+    if reason is None:
+        return ""
+    p = reason.params
+    if reason.code == "one_card_many":
+        return ngettext("%(num)s loose card too many.", "%(num)s loose cards too many.", p["count"] - 1)
+    if reason.code in ("one_card_high", "points_high"):
+        over = p["over"] if "over" in p else p["points"] - p["max"]
+        return ngettext("%(num)s point over the limit.", "%(num)s points over the limit.", over)
+    return ""
+
+
 def error_text(error: ChinchonError) -> str:
     """An engine or service refusal in the page's language (the English text as a fallback)."""
     p = error.params
@@ -179,6 +193,8 @@ def _score_text(key: str | None, p: dict) -> str | None:
             )
         case "rules_history":
             return _("With these rules the hands already played no longer fit (%(reason)s).", reason=p["reason"])
+        case "not_restorable":
+            return _("That hand can no longer be restored.")
         case "nothing_to_undo":
             return _("There is nothing to undo yet.")
         case "unknown_player":

@@ -60,6 +60,9 @@ class GameTable(db.Model):
     )
     #: Digital tables: "hotseat" (one phone passed round) or "devices" (a link per seat).
     play_mode: Mapped[str | None] = mapped_column(String(10), default=None)
+    #: How the players who did not close were entered last: "cards" or "points"
+    #: (the hand-entry page opens the same way next time).
+    entry_mode: Mapped[str] = mapped_column(String(10), default="cards", server_default="cards")
     deals: Mapped[list[Deal]] = relationship(
         back_populates="table", order_by="Deal.id", cascade="all, delete-orphan", lazy="select"
     )

@@ -447,3 +447,65 @@ def undo_last(table: GameTable, version: int | None) -> str:
         hands[-1].undone_at = stamp
         what = "hand"
     return what
+
+
+# -- undo, taken back in one tap ------------------------------------------------------
+def restorable_hand(table: GameTable, current: Standing | None = None) -> Hand | None:
+    """The hand undone last, while it can still come back as it was: nothing
+    was saved in its place since (its number is the next one again)."""
+    current = current or standing(table)
+    undone = [h for h in table.hands if h.undone_at is not None and h.replaced_by_id is None]
+    if not undone:
+        return None
+    last = max(undone, key=lambda h: (h.undone_at, h.id))
+    return last if last.number == current.next_number else None
+
+
+def restore_hand(table: GameTable, version: int | None, number: int | None) -> Hand:
+    """Bring back the hand undone last (inside :func:`transaction`, version-checked).
+
+    Raises :class:`StaleError` when the table changed since the page was
+    shown, :class:`ScoreError` when that hand cannot come back.
+    """
+    hand = restorable_hand(table)
+    if hand is None or hand.number != number:
+        raise ScoreError("not_restorable", "restore")
+    claim_version(table, version)
+    hand.undone_at = None
+    try:
+        standing(table)  # the match must replay with it, as it did before the undo
+    except MatchError:
+        raise ScoreError("not_restorable", "restore") from None
+    return hand
+
+
+# -- a hand entered player by player: cards for some, points for the others -----------
+def store_mixed_hand(
+    table: GameTable,
+    version: int,
+    submission: str,
+    data: HandInput,
+    order: Sequence[int],
+    result: HandResult,
+    *,
+    replaces: Hand | None = None,
+) -> Hand:
+    """Store a hand whose ``data.points`` hold every player's points (the
+    engine's for the players in ``order``, entered with cards, whose verdict
+    is ``result``) and keep those players' cards and melds (inside :func:`transaction`)."""
+    hand = store_hand(table, version, submission, data, replaces=replaces)
+    by_seat = {seat: r for seat, r in zip(order, result.results or (), strict=True)}
+    for entry in hand.entries:
+        r = by_seat.get(entry.seat)
+        if r is None:
+            continue
+        held = list(data.cards.get(entry.seat, []))
+        if entry.seat == data.closer and data.discard is not None:
+            held.append(data.discard)
+        entry.cards = " ".join(format_cards(held))
+        entry.melds = [format_cards(m) for m in r.melds]
+        entry.layoffs = [{"card": str(x.card), "seat": order[x.player], "meld": x.meld} for x in r.layoffs]
+        entry.deadwood = " ".join(format_cards(r.deadwood))
+        entry.choice = data.choices.get(entry.seat, 0)
+    hand.discard = str(result.discard) if result.discard is not None else None
+    return hand

@@ -16,6 +16,7 @@ from sqlalchemy import or_, select
 from ..extensions import db
 from ..models import GameTable
 from ..rules import OPTION_NAMES, PRESETS, ChinchonError, Rules, get_rules
+from ..rules.variants import AUTO
 
 _NULLS = {"null", "none", "no limit", "unlimited"}
 
@@ -53,6 +54,22 @@ class RulesChoice:
     error: ChinchonError | None = None
     table: GameTable | None = None
     style: str = "spanish"
+
+    @property
+    def variants(self) -> list[str]:
+        """The options that really differ from the preset.  A table stores
+        ``decks: "auto"`` as the number it meant for its players; that is the
+        preset's own choice, not a variant."""
+        base = PRESETS[self.preset] if self.preset in PRESETS else PRESETS["classic"]
+        out = []
+        for name, value in self.overrides.items():
+            if value == getattr(base, name, object()):
+                continue
+            auto = name == "decks" and base.decks == AUTO and self.table is not None
+            if auto and value == base.copies(len(self.table.players)):
+                continue
+            out.append(name)
+        return out
 
     def query(self) -> dict[str, str]:
         """The URL parameters that give these rules back."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask import redirect, render_template, request, url_for
+from flask import make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from ..grid import GridView, Tab, read_tokens
+from ..i18n import error_text, over_limit_text
 from ..rules import Card, ChinchonError, HandResult, Layoff, parse_card, parse_cards, settle_hand
 from ..rules.close import CloseVerdict, check_close, drawing_outs, legal_discards
+from ..rules.errors import CountError
 from ..rules.melds import display_order, meld_context
 from ..rules.settle import RefusedLayoff, refused_layoffs
 from ..templating import render_page
@@ -23,16 +24,26 @@ def _flag(name: str) -> bool:
     return request.args.get(name) in ("1", "y", "on", "true")
 
 
-def _apply_taps(view: GridView) -> bool:
-    """No-JavaScript controls: a tab or a card is a submit button of the GET form."""
-    touched = False
-    if "tab" in request.args:
-        view.active = request.args["tab"]
-        touched = True
-    if "tap" in request.args:
-        view.tap(request.args["tap"])
-        touched = True
-    return touched
+def _cards(name: str, rules) -> list[str]:
+    """A field's cards: its checked boxes, or the space-separated list of a permalink."""
+    return read_tokens(request.args.getlist(name), rules)
+
+
+def _last(name: str) -> str | None:
+    """The last value sent for ``name`` (a button's value comes after the hidden field's)."""
+    values = request.args.getlist(name)
+    return values[-1] if values else None
+
+
+def _answer(page: str, fragment: str, push_url: str, **context):
+    """The page (or its verdict for htmx); htmx pushes the canonical permalink,
+    and a plain form submit of checked boxes is redirected to it."""
+    if not request.headers.get("HX-Request") and any(len(request.args.getlist(k)) > 1 for k in request.args):
+        return redirect(push_url, 303)
+    response = make_response(render_page(page, fragment, "verdict", **context))
+    if request.headers.get("HX-Request"):
+        response.headers["HX-Push-Url"] = push_url
+    return response
 
 
 @bp.get("/")
@@ -51,30 +62,30 @@ class CloseCheck:
 
 
 def check(choice: RulesChoice, cards: list[str], discard: list[str], first_round: bool) -> CloseCheck:
+    """The engine's verdict on the tapped cards; a wrong count is the engine's
+    refusal, worded as what is still to tap."""
     rules = choice.rules
-    total = len(cards) + len(discard)
-    if not cards:
-        return CloseCheck(problem=_("Tap the 8 cards held after drawing (or the 7 kept and the discard)."))
-    if total != 8 and not (total == 7 and not discard):
-        return CloseCheck(problem=_("Tap 8 cards (or 7 and the discard); %(count)s so far.", count=total))
     try:
         held = parse_cards(cards, rules.pack)
+        if len(discard) > 1:
+            raise CountError("One discard only.", "discard", count=len(held) + len(discard))
         named = parse_card(discard[0], rules.pack, "discard") if discard else None
         verdict = check_close([*held, named] if named else held, rules, first_round, named)
+    except CountError:
+        count = len(cards) + len(discard)
+        if not count:
+            return CloseCheck(problem=_("Tap the 8 cards held after drawing (or the 7 kept and the discard)."))
+        return CloseCheck(problem=_("Tap 8 cards (or 7 and the discard); %(count)s so far.", count=count))
     except ChinchonError as error:
-        return CloseCheck(problem=error.message)
+        return CloseCheck(problem=error_text(error))
     result = CloseCheck(verdict=verdict)
-    if verdict.legal and total == 8 and not named:
+    if verdict.legal and len(held) == 8 and not named:
         result.others = [d for d in legal_discards(held, rules, first_round) if d.discard != verdict.discard]
     if not verdict.legal:
         result.outs = drawing_outs(
-            [c for c in held if c != verdict.discard] if total == 8 and not named else held, rules, first_round
+            [c for c in held if c != verdict.discard] if len(held) == 8 and not named else held, rules, first_round
         )
-        loose = len(verdict.deadwood)
-        if rules.close_rule == "one_card" and loose > 1:
-            result.shortfall = ngettext("%(num)s loose card too many.", "%(num)s loose cards too many.", loose - 1)
-        elif verdict.dead_points > rules.close_max:
-            result.shortfall = _("%(points)s points over the limit.", points=verdict.dead_points - rules.close_max)
+        result.shortfall = over_limit_text(verdict.why)
     return result
 
 
@@ -82,8 +93,8 @@ def check(choice: RulesChoice, cards: list[str], discard: list[str], first_round
 def close():
     choice = rules_from_args(request.args)
     rules = choice.rules
-    cards = read_tokens(request.args.get("cards", ""), rules)[:8]
-    discard = read_tokens(request.args.get("discard", ""), rules)[:1]
+    cards = _cards("cards", rules)
+    discard = _cards("discard", rules)
     view = GridView(
         rules,
         [Tab("h", "cards", _("Hand"), cards, 8, ""), Tab("d", "discard", _("Discard"), discard, 1, "↓")],
@@ -91,27 +102,24 @@ def close():
         choice.style,
     )
     first_round = _flag("first_round")
-    if _apply_taps(view):
-        return redirect(close_url(choice, cards, discard, first_round, view.active), 303)
     result = check(choice, cards, discard, first_round)
-    permalink = close_url(choice, cards, discard, first_round, None, external=True)
-    return render_page(
+    return _answer(
         "referee/close.html",
         "referee/partials/close_verdict.html",
-        "verdict",
+        close_url(choice, cards, discard, first_round, view.active if view.active != "h" else None),
         choice=choice,
         rules=rules,
         grid_view=view,
         result=result,
         first_round=first_round,
-        permalink=permalink,
+        permalink=close_url(choice, cards, discard, first_round, None, external=True),
     )
 
 
 def close_url(choice: RulesChoice, cards, discard, first_round, active=None, external=False) -> str:
     params = choice.query() | {"cards": " ".join(cards)}
     if discard:
-        params["discard"] = discard[0]
+        params["discard"] = " ".join(discard)
     if first_round:
         params["first_round"] = "1"
     if active:
@@ -144,25 +152,13 @@ def referee_hand(
     choice: RulesChoice, hands: list[list[str]], names: list[str], first_round: bool, choices: dict[int, int]
 ) -> LayoffCheck:
     rules = choice.rules
-    for i, cards in enumerate(hands):
-        need = (7, 8) if i == 0 else (6, 7, 8)
-        if len(cards) not in need:
-            if i == 0:
-                return LayoffCheck(
-                    problem=_("Tap the closer's 8 cards (or the 7 shown); %(count)s so far.", count=len(cards))
-                )
-            return LayoffCheck(
-                problem=_(
-                    "Tap the 7 cards of %(name)s (6 or 8 after a mis-draw); %(count)s so far.",
-                    name=names[i],
-                    count=len(cards),
-                )
-            )
     try:
         parsed = [parse_cards(h, rules.pack, f"hands[{i}]") for i, h in enumerate(hands)]
         result = settle_hand(parsed, rules, 0, first_round, choices=choices)
+    except CountError as error:
+        return LayoffCheck(problem=_count_problem(error, hands, names))
     except ChinchonError as error:
-        return LayoffCheck(problem=error.message)
+        return LayoffCheck(problem=error_text(error))
     check_ = LayoffCheck(result=result)
     if result.results is None:
         return check_
@@ -181,27 +177,40 @@ def referee_hand(
     return check_
 
 
+def _count_problem(error: CountError, hands: list[list[str]], names: list[str]) -> str:
+    """The engine's card-count refusal for ``hands[i]``, as what is still to tap."""
+    index = error.field[len("hands[") : -1] if error.field.startswith("hands[") else ""
+    if not index.isdigit():
+        return error_text(error)
+    i = int(index)
+    if i == 0:
+        return _("Tap the closer's 8 cards (or the 7 shown); %(count)s so far.", count=len(hands[0]))
+    return _(
+        "Tap the 7 cards of %(name)s (6 or 8 after a mis-draw); %(count)s so far.", name=names[i], count=len(hands[i])
+    )
+
+
 @bp.get("/layoffs")
 def layoffs():
     choice = rules_from_args(request.args)
     rules = choice.rules
     names, hands = _hands_from_table(choice) if choice.table is not None and request.args.get("hand") else (None, None)
     if hands is None:
-        n = min(max(request.args.get("n", 3, type=int) or 3, 2), rules.max_players)
-        hands = [read_tokens(request.args.get(f"h{i}", ""), rules)[:8] for i in range(n)]
+        wanted = _last("n") or "3"
+        n = min(max(int(wanted) if wanted.isdigit() else 3, 2), rules.max_players)
+        hands = [_cards(f"h{i}", rules) for i in range(n)]
         names = [_("Closer")] + [_("Player %(n)s", n=i + 1) for i in range(1, n)]
     n = len(hands)
-    tabs = [Tab(str(i), f"h{i}", names[i], hands[i], 8, str(i + 1) if i else "C") for i in range(n)]
+    marks = ["C", *(str(i + 1) for i in range(1, n))]
+    tabs = [Tab(str(i), f"h{i}", names[i], hands[i], 8, marks[i], advance=7 if i else 8) for i in range(n)]
     view = GridView(rules, tabs, request.args.get("active") or "0", choice.style, players=n)
     first_round = _flag("first_round")
-    choices = {i: request.args.get(f"c{i}", 0, type=int) or 0 for i in range(n) if request.args.get(f"c{i}")}
-    if _apply_taps(view):
-        return redirect(layoffs_url(choice, hands, first_round, choices, view.active), 303)
+    choices = {i: int(_last(f"c{i}") or 0) for i in range(n) if (_last(f"c{i}") or "").isdigit()}
     result = referee_hand(choice, hands, names, first_round, choices)
-    return render_page(
+    return _answer(
         "referee/layoffs.html",
         "referee/partials/layoff_steps.html",
-        "verdict",
+        layoffs_url(choice, hands, first_round, choices, view.active if view.active != "0" else None),
         choice=choice,
         rules=rules,
         grid_view=view,

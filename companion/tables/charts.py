@@ -35,10 +35,21 @@ def totals_chart(table: GameTable, standing: Standing, width: int = 340, height:
         return None
     left, right, top, bottom = 34, 10, 10, height - 24
     names = table.names
-    series = [[0] + [row.totals[s] for row in standing.rows] for s in range(len(names))]
+    # Each hand's point is the total it left (over the target when that
+    # player went out); a re-entry right after it is a jump at the same hand.
+    series: list[list[tuple[int, int]]] = []
+    for s in range(len(names)):
+        points, total = [(0, 0)], 0
+        for i, row in enumerate(standing.rows, start=1):
+            total += row.points.get(s, 0)
+            points.append((i, total))
+            if row.totals[s] != total:
+                total = row.totals[s]
+                points.append((i, total))
+        series.append(points)
     target = standing.rules.target
-    high = max(target, *(max(v) for v in series))
-    low = min(0, *(min(v) for v in series))
+    high = max(target, *(v for line in series for _i, v in line))
+    low = min(0, *(v for line in series for _i, v in line))
     span = max(high - low, 1)
     steps = len(standing.rows)
 
@@ -52,9 +63,9 @@ def totals_chart(table: GameTable, standing: Standing, width: int = 340, height:
         Line(
             name=names[s],
             colour=COLOURS[s % len(COLOURS)],
-            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
-            last=(x(steps), y(values[-1])),
-            total=values[-1],
+            points=" ".join(f"{x(i)},{y(v)}" for i, v in values),
+            last=(x(steps), y(values[-1][1])),
+            total=values[-1][1],
         )
         for s, values in enumerate(series)
     ]

@@ -17,24 +17,29 @@ from ..forms import SettingsForm, TableForm, table_problem
 from ..group_service import group_for_form, join
 from ..messages import FormError, error_text, stale_text
 from ..rules import ChinchonError
+from ..rules.close import possible_closer_scores
+from ..rules.errors import CountError
 from ..rules.variants import PRESETS
 from ..scoreboard import (
     AlreadySaved,
+    ScoreError,
     StaleError,
     change_settings,
     create_table,
     reenter,
-    settle,
+    restorable_hand,
+    restore_hand,
     standing,
     standing_before,
     store_hand,
+    store_mixed_hand,
     transaction,
     undo_last,
 )
 from ..templating import render_page
 from . import bp
 from .charts import totals_chart
-from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand, to_input
+from .entry import DISCARD, EntryState, count_problem, grid_view, judge, read_state, state_of_hand, to_input
 
 
 # -- creating ------------------------------------------------------------------------
@@ -78,8 +83,13 @@ def new_table():
 def scoreboard(token: str):
     link = authorize(token)
     table, role = link.table, link.role
+    if request.args.get("since", type=int) == table.version:
+        return "", 204  # a poll: nothing changed since the page was drawn
     current = standing(table)
-    response = make_response(render_template("tables/scoreboard.html", table=table, s=current, token=token, role=role))
+    restorable = restorable_hand(table, current) if role != "watch" else None
+    response = make_response(
+        render_template("tables/scoreboard.html", table=table, s=current, token=token, role=role, restorable=restorable)
+    )
     if role != "watch":
         remember_table(response, token)
     return response
@@ -94,8 +104,10 @@ def qr(token: str):
     if target not in (PLAYER, WATCH):
         abort(404)
     url = url_for("tables.scoreboard", token=link.token_for(target), _external=True)
-    svg = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff", omitsize=False)
-    return Response(svg, mimetype="image/svg+xml")
+    out = io.BytesIO()
+    # A standalone SVG file (with its namespace); an inline fragment shows as alt text in <img>.
+    segno.make(url, error="m").save(out, kind="svg", scale=5, dark="#000", light="#fff", xmldecl=False)
+    return Response(out.getvalue(), mimetype="image/svg+xml")
 
 
 @bp.post("/t/<token>/reentry")
@@ -127,7 +139,24 @@ def undo(token: str):
     try:
         with transaction():
             what = undo_last(table, version)
-        flash(_("Re-entry undone.") if what == "reentry" else _("Last hand undone. It stays in the history."), "ok")
+        if what == "reentry":
+            flash(_("Re-entry undone."), "ok")
+    except StaleError:
+        flash(stale_text(), "error")
+    except ChinchonError as error:
+        flash(error_text(error), "error")
+    return redirect(url_for("tables.scoreboard", token=token)), 303
+
+
+@bp.post("/t/<token>/restore")
+def restore(token: str):
+    table = by_hand(authorize(token))
+    version = request.form.get("version", type=int)
+    number = request.form.get("number", type=int)
+    try:
+        with transaction():
+            hand = restore_hand(table, version, number)
+        flash(_("Hand %(number)s restored.", number=hand.number), "ok")
     except StaleError:
         flash(stale_text(), "error")
     except ChinchonError as error:
@@ -163,11 +192,9 @@ def rematch(token: str):
 
 
 # -- entering a hand ------------------------------------------------------------------------
-def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200):
+def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200, other=None):
     result = None
     problem = error
-    if state.mode == "points" and not state.points and any(state.hands.values()):
-        _prefill_points(current, state)
     if state.closer is not None and state.mode == "cards":
         result, missing = preview(current, state)
         problem = problem or missing
@@ -182,42 +209,81 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
         problem=problem,
         grid_view=grid_view(state, current, table.suit_style),
         order=state.order(current),
+        closer_scores=sorted(possible_closer_scores(current.rules)),
         DISCARD=DISCARD,
         hand_number=hand_number or current.next_number,
         editing=hand_number is not None,
+        other=other,
     )
     return render_page("tables/hand.html", "tables/partials/verdict.html", "verdict", **context), status
 
 
-def _prefill_points(current, state: EntryState) -> None:
-    """Switching from cards to points keeps what the cards already say."""
-    result, _missing = preview(current, dataclasses.replace(state, mode="cards"))
-    if result is not None and result.legal:
-        state.points = {seat: str(r.points) for seat, r in zip(current.seats_in, result.results, strict=True)}
-        state.chinchon = result.chinchon
-
-
 def preview(current, state: EntryState):
-    """The engine's verdict so far, or the first thing still missing."""
+    """The engine's verdict so far (a :class:`Judged`), or the first thing still missing."""
     try:
         data = to_input(state, current)
+        if state.mode == "points":
+            return None, None
+        judged = judge(state, current, data)
+        return judged, (judged.missing[0] if judged and judged.legal and judged.missing else None)
+    except CountError as error:
+        return None, count_problem(error, state, current)
     except ChinchonError as error:
-        return None, error
-    try:
-        return settle(current, data), None
-    except ChinchonError as error:
-        return None, error
+        return None, ChinchonError(error_text(error), error.field)  # engine errors in the page's language
+
+
+def _store(table, current, state: EntryState, replaces):
+    """Store the form's hand: every player by cards (the engine settles it
+    all), by points, or some by cards and the others by points."""
+    data = to_input(state, current)
+    others = [s for s in current.seats_in if s != state.closer]
+    table.entry_mode = "cards" if any(state.hands.get(s) for s in others) else "points"  # stored with the hand
+    judged = judge(state, current, data) if state.mode == "cards" else None
+    if judged is None:
+        data = to_input(dataclasses.replace(state, mode="points"), current)
+        return store_hand(table, state.version, state.submission, data, replaces=replaces)
+    if judged.all_cards:
+        return store_hand(table, state.version, state.submission, data, replaces=replaces)
+    if judged.legal and judged.missing:
+        raise judged.missing[0]
+    if not judged.legal:
+        raise ScoreError("cannot_close", "closer", name=table.names[state.closer], why=judged.verdict.why)
+    data.points = dict(judged.points)
+    data.chinchon = judged.chinchon
+    data.mode = "points"
+    return store_mixed_hand(
+        table, state.version, state.submission, data, judged.seats, judged.result, replaces=replaces
+    )
+
+
+def _kept_entry(table, token, state: EntryState):
+    """Another phone saved first: show what it saved next to this phone's
+    entry, which is kept (not thrown away) to be saved as the next hand or dropped."""
+    db.session.refresh(table)
+    fresh = standing(table)
+    if fresh.state.finished:
+        flash(_("The match is over."), "error")
+        return redirect(url_for("tables.scoreboard", token=token)), 303
+    state.version = table.version
+    if state.closer not in fresh.seats_in:
+        state.closer = None
+    other = fresh.rows[-1] if fresh.rows else None
+    return _entry_page(table, token, fresh, state, status=409, other=other)
 
 
 def _save(table, token, current, state, *, replaces=None):
     try:
-        data = to_input(state, current)
         with transaction():
-            hand = store_hand(table, state.version, state.submission, data, replaces=replaces)
+            try:
+                hand = _store(table, current, state, replaces)
+            except CountError as error:
+                raise count_problem(error, state, current) from None
     except AlreadySaved:
         flash(_("This hand was already saved."), "ok")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except StaleError:
+        if replaces is None:
+            return _kept_entry(table, token, state)
         flash(
             _(
                 "Someone else saved a change to this table meanwhile. Check the score below, then enter the hand again if it is missing."
@@ -227,7 +293,13 @@ def _save(table, token, current, state, *, replaces=None):
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except ChinchonError as error:
         return _entry_page(
-            table, token, current, state, error=error, hand_number=replaces.number if replaces else None, status=400
+            table,
+            token,
+            current,
+            state,
+            error=error,
+            hand_number=replaces.number if replaces else None,
+            status=400,
         )
     if replaces is not None:
         flash(_("Hand %(number)s corrected; every later total was recomputed.", number=hand.number), "ok")
@@ -244,7 +316,9 @@ def new_hand(token: str):
         flash(_("The match is over."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     if request.method == "GET":
-        state = EntryState(version=table.version)
+        closer = request.args.get("closer", type=int)  # picked on the scoreboard: one tap less
+        state = EntryState(version=table.version, closer=closer if closer in current.seats_in else None)
+        state.active = str(state.closer) if state.closer is not None else ""
         return _entry_page(table, token, current, state)
     state = read_state(request.form, current)
     if request.form.get("action") == "save":

@@ -6,9 +6,10 @@ from playwright.sync_api import Page, expect
 
 
 def tap_all(page: Page, tab: str, cards: str) -> None:
-    page.locator(f"button[data-tab='{tab}']").click()
     for token in cards.split():
-        page.locator(f"button[data-card='{token}']").click()
+        if not page.locator(f"[data-tab='{tab}'] input").is_checked():
+            page.locator(f"[data-tab='{tab}']").click()
+        page.locator(f"[data-card='{token}']:visible").first.click()
 
 
 def test_close_check_with_a_permalink(page: Page, live_server: str):

@@ -30,14 +30,30 @@ def totals(page: Page) -> list[int]:
     return [int(t) for t in page.locator(".score .total").all_inner_texts()]
 
 
+def pick_closer(page: Page, closer: int) -> None:
+    """On the scoreboard: "Enter hand N: who closed?" opens the closer's cards."""
+    page.locator(".pick-closer a").nth(closer).click()
+    expect(page.locator(f"input[name=closer][value='{closer}']")).to_be_checked()
+
+
 def enter_hand(page: Page, closer: int, hands: dict[int, str]) -> None:
-    page.get_by_role("link", name=re.compile("Enter hand")).click()
-    page.locator(f"label.pill:has(input[name=closer][value='{closer}'])").click()
+    pick_closer(page, closer)
     for seat, cards in hands.items():
-        page.locator(f"button[data-tab='{seat}']").click()
         for token in cards.split():
-            page.locator(f"button[data-card='{token}']").click()
+            # After seven cards the next player's grid opens by itself; a
+            # closer's eighth card (the face-down one) needs their tab again.
+            if not page.locator(f"[data-tab='{seat}'] input").is_checked():
+                page.locator(f"[data-tab='{seat}']").click()
+            page.locator(f"[data-card='{token}']:visible").first.click()
     expect(page.locator("#verdict")).to_contain_text("Legal close")
+
+
+def enter_points(page: Page, closer: int, points: list[int]) -> None:
+    pick_closer(page, closer)
+    page.locator(f"label.pill:has(input[name=closer_score][value='{points[closer]}'])").click()
+    for seat, value in enumerate(points):
+        if seat != closer:
+            page.fill(f"input[name=p{seat}]", str(value))
 
 
 def test_a_four_player_evening(page: Page, live_server: str):
@@ -75,23 +91,25 @@ def test_a_four_player_evening(page: Page, live_server: str):
     assert totals(page) == [27, 5, 44, 9]
 
     # Hand 4 in points only, then undone.
-    page.get_by_role("link", name="Enter hand 4").click()
-    page.locator("label.pill:has(input[name=closer][value='0'])").click()
-    page.locator("label.pill:has(input[name=mode][value='points'])").click()
-    page.wait_for_selector("input[name=p0]")
-    for seat, points in enumerate([2, 20, 30, 40]):
-        page.fill(f"input[name=p{seat}]", str(points))
+    enter_points(page, 0, [2, 20, 30, 40])
     page.get_by_role("button", name="Save hand 4").click()
     assert totals(page) == [29, 25, 74, 49]
     page.get_by_role("button", name="Undo last").click()
-    expect(page.locator(".flash")).to_contain_text("Last hand undone")
+    expect(page.locator(".restore")).to_contain_text("Hand 4 undone")
+    assert totals(page) == [27, 5, 44, 9]
+    page.get_by_role("button", name="Restore").click()  # one tap takes the undo back
+    expect(page.locator(".flash")).to_contain_text("Hand 4 restored")
+    assert totals(page) == [29, 25, 74, 49]
+    page.get_by_role("button", name="Undo last").click()
     assert totals(page) == [27, 5, 44, 9]
 
     # Correct hand 1: Dani really had 20.  Carla's re-entry price follows.
     page.get_by_role("link", name="History").click()
     page.get_by_role("link", name="Correct hand 1").click()
-    page.locator("label.pill:has(input[name=mode][value='points'])").click()
-    page.wait_for_selector("input[name=p3]")
+    # Dani's cards are unticked; her points typed instead.
+    page.locator("[data-tab='3']").click()
+    for token in HAND_1[3].split():
+        page.locator(f"[data-card='{token}']:visible").first.click()
     page.fill("input[name=p3]", "20")
     page.get_by_role("button", name="Save the correction").click()
     expect(page.locator(".flash")).to_contain_text("corrected")
@@ -110,12 +128,7 @@ def test_no_reentry_with_only_two_left_and_the_last_one_wins(page: Page, live_se
         page.fill(f"#players-{i}", name)
     page.get_by_role("button", name="Start the table").click()
     for points in ([60, 3, 20], [41, 3, 20]):
-        page.get_by_role("link", name=re.compile("Enter hand")).click()
-        page.locator("label.pill:has(input[name=closer][value='1'])").click()
-        page.locator("label.pill:has(input[name=mode][value='points'])").click()
-        page.wait_for_selector("input[name=p0]")
-        for seat, p in enumerate(points):
-            page.fill(f"input[name=p{seat}]", str(p))
+        enter_points(page, 1, points)
         page.get_by_role("button", name=re.compile("Save hand")).click()
     expect(page.locator(".offer")).to_contain_text("No re-entry: it needs at least 3 players still in.")
     assert totals(page) == [101, 6, 40]

@@ -87,7 +87,7 @@ def test_every_message_es_ar_leaves_out_renders_as_in_spain(app):
         # Plurals come from es_AR itself and still read in Spanish.
         assert ngettext("%(num)s point", "%(num)s points", 3) == "3 puntos"
         # What es_AR does say differently wins over es.
-        assert gettext("Discard pile") == "Pozo" and gettext("Closer") == "Quien corta"
+        assert gettext("Pile: %(card)s", card="7") == "Pozo: 7" and gettext("Closer") == "Quien corta"
 
 
 def test_a_page_in_es_ar_mixes_its_own_words_with_spain_s_never_english(client_without_language):

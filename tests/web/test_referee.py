@@ -76,15 +76,25 @@ def test_bad_input_beside_the_grid(client, params, message):
     assert message in text(response)
 
 
-def test_no_javascript_taps_redirect_to_a_clean_permalink(client):
-    response = client.get("/referee/close?" + urlencode({"cards": "1o", "tap": "2o"}))
+def test_checked_boxes_redirect_to_a_clean_permalink(client):
+    """Without JavaScript the grid posts one value per checked box; the
+    server answers with the permalink that lists them, and judges them all."""
+    response = client.get("/referee/close?" + urlencode({"cards": ["1o", "2o"], "tap": "2o"}, doseq=True))
     assert response.status_code == 303
     assert "cards=1o+2o" in response.headers["Location"] and "tap=" not in response.headers["Location"]
-    response = client.get("/referee/close?" + urlencode({"decks": "1", "cards": "1o 2o", "tap": "2o"}))
-    assert "cards=1o&" in response.headers["Location"]
-    # With two decks a second tap takes the other copy, a third clears both.
-    response = client.get("/referee/close?" + urlencode({"cards": "1o 2o", "tap": "2o"}))
-    assert "cards=1o+2o+2o&" in response.headers["Location"]
+    # With two decks both copies are boxes of their own.
+    response = client.get("/referee/close?" + urlencode({"cards": ["1o", "2o", "2o"]}, doseq=True))
+    assert "cards=1o+2o+2o&" in response.headers["Location"] or response.headers["Location"].endswith("cards=1o+2o+2o")
+
+
+def test_htmx_pushes_the_permalink_of_exactly_the_tapped_cards(client):
+    cards = ["1o", "2o", "3o", "5c", "5e", "5b", "7c", "4o"]
+    response = client.get(
+        "/referee/close?" + urlencode({"cards": cards}, doseq=True),
+        headers={"HX-Request": "true", "HX-Target": "verdict"},
+    )
+    assert "cards=1o+2o+3o+5c+5e+5b+7c+4o" in response.headers["HX-Push-Url"]
+    assert "Yes, this closes." in text(response)
 
 
 def test_htmx_gets_only_the_verdict(client):

@@ -1,0 +1,110 @@
+"""Fewer taps, fewer requests (issue 12): a 4-player hand in Chromium at 390×844.
+
+Every tap the test makes is counted (a click, or focusing a points field;
+typing digits on the keypad is not a tap).  Requests are the ones the page
+sends to the server while the hand is entered, counted from the browser.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from playwright.sync_api import Page, expect
+
+from companion.scoreboard import create_table
+
+from .conftest import LIVE_APPS
+
+# The German seed plus Dani; the closer shows 7 cards (12e went face down).
+SHOWN = {
+    0: "11c 11e 11b 5o 6o 7o 3c",
+    1: "5b 5c 5e 4o 12o 2c 1c",
+    2: "2e 3b 6c 7b 10e 12c 12b",
+    3: "1o 2o 3o 1e 4b 7c 10o",
+}
+POINTS = [3, 13, 46, 12]
+
+
+class Counter:
+    def __init__(self, page: Page, rng: random.Random) -> None:
+        self.page, self.rng, self.taps, self.requests = page, rng, 0, []
+        page.on("request", lambda r: self.requests.append(r) if "/static/" not in r.url else None)
+
+    def tap(self, selector: str) -> None:
+        self.page.locator(selector).first.click()
+        self.taps += 1
+        self.page.wait_for_timeout(self.rng.randint(40, 250))
+
+    def type(self, selector: str, text: str) -> None:
+        self.page.locator(selector).click()
+        self.taps += 1
+        self.page.keyboard.type(text, delay=60)
+
+
+def new_table(live_server: str) -> str:
+    with LIVE_APPS[live_server].app_context():
+        return create_table(
+            name="",
+            preset="classic",
+            overrides={},
+            players=["Ana", "Ben", "Carla", "Dani"],
+            first_dealer=0,
+            suit_style="spanish",
+        ).owner_token
+
+
+def test_four_players_with_cards_in_30_taps_and_at_most_8_requests(page: Page, live_server: str):
+    token = new_table(live_server)
+    page.goto(f"{live_server}/t/{token}")
+    count = Counter(page, random.Random(7))
+    count.requests.clear()
+    count.tap(".pick-closer a >> nth=0")  # "who closed?" opens the hand with Ana's cards
+    for seat, cards in SHOWN.items():
+        expect(page.locator(f"[data-tab='{seat}'] input")).to_be_checked()  # moved on by itself
+        for token_ in cards.split():
+            count.tap(f"[data-card='{token_}']:visible")
+    verdict = page.locator("#verdict")
+    expect(verdict).to_contain_text("Legal close")
+    expect(page.locator("#summary")).to_contain_text("Dani 12")
+    count.tap("button[name=action][value=save]")
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+    assert [int(t) for t in page.locator(".score .total").all_inner_texts()] == POINTS
+    hand_requests = [r for r in count.requests if "/hands/new" in r.url]
+    print(f"4 players with cards: {count.taps} taps, {len(hand_requests)} requests")
+    assert count.taps <= 30
+    assert len(hand_requests) <= 8
+
+
+def test_closers_cards_and_three_typed_points_in_14_taps(page: Page, live_server: str):
+    token = new_table(live_server)
+    page.goto(f"{live_server}/t/{token}")
+    count = Counter(page, random.Random(8))
+    count.tap(".pick-closer a >> nth=0")
+    for token_ in SHOWN[0].split():
+        count.tap(f"[data-card='{token_}']:visible")
+    for seat in (1, 2, 3):
+        count.type(f"input[name=p{seat}]", str(POINTS[seat]))
+    expect(page.locator("#summary")).to_contain_text("Ana 3")
+    count.tap("button[name=action][value=save]")
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+    assert [int(t) for t in page.locator(".score .total").all_inner_texts()] == POINTS
+    print(f"closer's cards + 3 typed points: {count.taps} taps")
+    assert count.taps <= 14
+
+
+def test_player_tabs_fit_a_360px_screen_and_the_summary_stays_in_view(page: Page, live_server: str):
+    page.set_viewport_size({"width": 360, "height": 740})
+    token = new_table(live_server)
+    page.goto(f"{live_server}/t/{token}/hands/new?closer=2")
+    for tab in page.locator(".tabs [data-tab]").all():
+        box = tab.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.locator("[data-card='1o']:visible").first.click()
+    expect(page.locator("#problem")).to_contain_text("1 so far")  # the preview came back
+    page.mouse.wheel(0, 600)
+    page.wait_for_timeout(300)
+    box = page.locator("#summary").bounding_box()
+    assert 0 <= box["y"] <= 10, box
+    assert re.search(r"Carla", page.locator("#summary").inner_text())
