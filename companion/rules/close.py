@@ -8,13 +8,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .cards import JOKER, Card
 from .errors import CardError, CountError
-from .melds import IndexedHand, PlainHand, meld_context, sort_cards
+from .melds import IndexedHand, PlainHand, sort_cards, split_code, tables_for
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
@@ -45,26 +45,40 @@ REASON_TEXT = {
 class CloseOption(NamedTuple):
     """One way to close: which card goes face down and how the rest is shown.
 
-    ``melds``, ``discard`` and ``deadwood`` are bits of the hand (see
-    :class:`IndexedHand`, :class:`PlainHand`); ``key`` orders options best
-    first: legal, then winning the match, then lowest score (or fewest loose
-    points when not legal).
+    Options compare as tuples, and the leading fields are the one ranking,
+    best first: legal before not legal; then winning the match; then the
+    fewest ``points`` (the score of a legal close, the loose points
+    otherwise); then the fewest loose cards; then the fewest melds (the
+    longest ones, as a player lays them out); then the lowest meld bits, so
+    that the order is total and repeatable.  ``melds``, ``discard`` and
+    ``deadwood`` are bits of the hand (see :class:`IndexedHand`,
+    :class:`PlainHand`).
     """
 
+    illegal: bool
+    loses_match: bool
+    points: int
+    loose: int
+    meld_count: int
     melds: tuple[int, ...]
     discard: int  # the discarded card's bit, 0 with seven cards
     deadwood: int
     dead_points: int
-    legal: bool
-    score: int | None
+    score: int | None  # None when not legal
     chinchon: bool
-    wins_match: bool
 
     @property
-    def key(self) -> tuple[int, int, int]:
-        if self.legal:
-            return (0, 0 if self.wins_match else 1, self.score)  # type: ignore[return-value]
-        return (1, 1, self.dead_points)
+    def legal(self) -> bool:
+        return not self.illegal
+
+    @property
+    def wins_match(self) -> bool:
+        return not self.loses_match
+
+    @property
+    def key(self) -> tuple[bool, bool, int]:
+        """What the closer cares about: two options with the same key are equally good."""
+        return (self.illegal, self.loses_match, self.points)
 
 
 class CloseVerdict:
@@ -77,7 +91,7 @@ class CloseVerdict:
 
     __slots__ = ("_deadwood", "_first_round", "_hand", "_melds", "_option", "_rules")
 
-    def __init__(self, hand: IndexedHand, option: CloseOption, rules: Rules, first_round: bool) -> None:
+    def __init__(self, hand: Hand, option: CloseOption, rules: Rules, first_round: bool) -> None:
         self._hand = hand
         self._option = option
         self._rules = rules
@@ -137,67 +151,58 @@ class CloseVerdict:
         return f"<CloseVerdict legal={self.legal} discard={self.discard} melds={shown} deadwood={' '.join(map(str, self.deadwood))} score={self.score}>"
 
 
-def _scan(hand: Hand, rules: Rules, first_round: bool, discard: Card | None) -> Iterator[tuple]:
-    """Every way to close, as plain tuples that sort best first:
-    ``(*key, loose cards, melds count, melds, discard bit, deadwood, loose
-    points, legal, score, chinchon, wins)``."""
-    eight = hand.n == 8
+def _option_rows(hand: Hand, rules: Rules, first_round: bool, discard: Card | None) -> list[tuple]:
+    """Every way to close, as tuples of :class:`CloseOption` fields (plain
+    tuples, one per combination of melds: only the chosen ones become records)."""
     blocked = first_round and not rules.first_round_close
-    discard_bits = hand.card_bits(discard) if discard is not None else 0
-    total = hand.total
-    meld_value = hand.meld_value
-    full = hand.full
     can_close = rules.can_close
-    for combo in hand.combos():
-        covered = 0
-        taken = 0
-        for m in combo:
-            covered |= m
-            taken += meld_value[m]
+    eight = hand.n == 8
+    discard_bits = hand.card_bits(discard) if discard is not None else 0
+    high_first = hand.high_first
+    values = hand.values
+    total = hand.total
+    full = hand.full
+    rows = []
+    for combo, covered, taken in hand.covers():
         left = full ^ covered
         if eight:
-            pool = left & discard_bits if discard is not None else left
+            pool = left & discard_bits if discard_bits else left
             if not pool:
                 continue
-            d = hand.pick(pool)
+            i = pool.bit_length() - 1 if high_first else (pool & -pool).bit_length() - 1
+            d = 1 << i
             dead = left ^ d
-            dead_points = total - taken - hand.bit_value(d)
+            dead_points = total - taken - values[i]
         else:
             d = 0
             dead = left
             dead_points = total - taken
         count = dead.bit_count()
         if blocked or not can_close(count, dead_points):
-            yield (1, 1, dead_points, count, len(combo), combo, d, dead, dead_points, False, None, False, False)
-            continue
-        chinchon = False
-        if dead:
-            score = dead_points
+            rows.append((True, True, dead_points, count, len(combo), combo, d, dead, dead_points, None, False))
+        elif dead:
+            rows.append((False, True, dead_points, count, len(combo), combo, d, dead, dead_points, dead_points, False))
         else:
             wilds = hand.melds[combo[0]] if len(combo) == 1 and combo[0].bit_count() == 7 else None
             chinchon = wilds == 0
             score = _full_close_score(rules, chinchon, wilds)
-        wins = chinchon and rules.chinchon_wins_match
-        yield (0, 0 if wins else 1, score, count, len(combo), combo, d, dead, dead_points, True, score, chinchon, wins)
-
-
-def _option(row: tuple) -> CloseOption:
-    return CloseOption._make(row[5:])
+            loses = not (chinchon and rules.chinchon_wins_match)
+            rows.append((False, loses, score, 0, len(combo), combo, d, dead, dead_points, score, chinchon))
+    return rows
 
 
 def ranked_closes(
     hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None
 ) -> list[CloseOption]:
-    """Every way to close this hand (8 cards with a discard, or 7 kept), in
-    :func:`best_close` order."""
-    return [_option(row) for row in sorted(_scan(hand, rules, first_round, discard))]
+    """Every way to close this hand (8 cards with a discard, or 7 kept), best first."""
+    return [CloseOption._make(row) for row in sorted(_option_rows(hand, rules, first_round, discard))]
 
 
-def best_close(hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> CloseOption:
-    """The best way to close: legal, winning the match, lowest score; when
-    nothing is legal, the fewest loose points.  Among equals, the fewest loose
-    cards and the longest melds, as a player would lay them out."""
-    return _option(min(_scan(hand, rules, first_round, discard)))
+def best_close(hand: Hand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> CloseOption:
+    """The best way to close (see :class:`CloseOption` for the order): legal,
+    winning the match, lowest score; when nothing is legal, the fewest loose
+    points."""
+    return CloseOption._make(min(_option_rows(hand, rules, first_round, discard)))
 
 
 def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:
@@ -252,18 +257,19 @@ def check_close(
 
 def make_hand(cards: Sequence[Card], rules: Rules, players: int | None = None, field: str = "cards") -> Hand:
     """Validate the cards and index them: a :class:`PlainHand` when they are
-    all different and none is wild (decided while building the bitmask),
+    all different and none is wild (decided while summing their codes),
     else an :class:`IndexedHand`."""
-    ctx = meld_context(rules)
+    tables = tables_for(rules)
     try:
-        # A sum of powers of two has as many bits as terms only if all differ.
-        held = sum(map(ctx.bit_of.__getitem__, cards))
+        code = sum(map(tables.code_of.__getitem__, cards))
     except KeyError:
-        held = 0
-    if held.bit_count() == len(cards) and not held & ctx.wild_mask:
-        return PlainHand(held, sum(map(rules.card_values.__getitem__, cards)), rules, ctx)
+        code = 0  # a card outside the pack: check_cards says which
+    held, by_suit, points = split_code(code)
+    # A sum of powers of two has as many bits as terms only if all differ.
+    if held.bit_count() == len(cards) and not held & tables.wild_mask:
+        return PlainHand(held, by_suit, points, tables)
     check_cards(cards, rules, rules.copies(players), field)
-    return IndexedHand(cards, rules, ctx)
+    return IndexedHand(cards, rules, tables.ctx)
 
 
 def possible_closer_scores(rules: Rules) -> frozenset[int]:
