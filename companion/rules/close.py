@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from .cards import JOKER, Card
 from .errors import CardError, CountError
-from .melds import IndexedHand, PlainHand, sort_cards, split_code, tables_for
+from .melds import IndexedHand, PlainHand, per_rules, sort_cards, split_code, tables_for
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
@@ -151,11 +151,73 @@ class CloseVerdict:
         return f"<CloseVerdict legal={self.legal} discard={self.discard} melds={shown} deadwood={' '.join(map(str, self.deadwood))} score={self.score}>"
 
 
-def _option_rows(hand: Hand, rules: Rules, first_round: bool, discard: Card | None) -> list[tuple]:
-    """Every way to close, as tuples of :class:`CloseOption` fields (plain
-    tuples, one per combination of melds: only the chosen ones become records)."""
+class CloseFacts(NamedTuple):
+    """What the close search needs to know about one rules value (see :func:`close_facts`)."""
+
+    #: ``[n]``: the most loose points a close may keep with ``n`` loose cards
+    #: (-1: none), read off :meth:`Rules.can_close` (the one home of the rule).
+    loose_limit: tuple[int, ...]
+    #: Whether :func:`best_close` need only try the combinations of melds
+    #: that no other meld can join (see :func:`more_melds_never_hurt`).
+    maximal_only: bool
+
+
+@per_rules
+def close_facts(rules: Rules) -> CloseFacts:
+    """:class:`CloseFacts` for these rules, computed once."""
+    most = max(rules.card_values.values())
+    return CloseFacts(tuple(_loose_limit(rules, n, n * most) for n in range(9)), more_melds_never_hurt(rules))
+
+
+def _loose_limit(rules: Rules, count: int, high: int) -> int:
+    """The most loose points (from 0 to ``high``) that ``count`` loose cards
+    may have in a legal close; -1 if none.  Binary search: a rule that allows
+    some points allows fewer."""
+    if not rules.can_close(count, 0):
+        return -1
+    if rules.can_close(count, high):
+        return high
+    low = 0  # allowed; high is not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if rules.can_close(count, middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def more_melds_never_hurt(rules: Rules) -> bool:
+    """Whether adding a meld to a way of closing always makes it better, so
+    that :func:`best_close` need only try the combinations that no meld can
+    join (:func:`maximal_combos`).
+
+    A meld takes at least one real card, worth a point or more, off the loose
+    cards, and the card going face down is still the highest left (when the
+    player has not named it): the loose points never rise and the loose cards
+    fall, so the close stays legal and its score falls, unless the rules pay
+    a positive score for an all-combined close (a house rule), which could
+    then rank below a close with loose cards.
+    """
+    bonuses = [rules.all_combined_bonus, *(rules.joker_run_bonus or ())]
+    if isinstance(rules.chinchon, int):
+        bonuses.append(rules.chinchon)
+    return max(bonuses) <= 0
+
+
+def _option_rows(
+    hand: Hand,
+    rules: Rules,
+    first_round: bool,
+    discard: Card | None,
+    covers: list[tuple[tuple[int, ...], int, int]],
+    loose_limit: tuple[int, ...],
+) -> list[tuple]:
+    """The ways to close with the given combinations of melds (``covers``, see
+    :func:`disjoint_combos`), as tuples of :class:`CloseOption` fields: plain
+    tuples, one per combination, of which only the chosen become records.
+    ``loose_limit`` is :attr:`CloseFacts.loose_limit`."""
     blocked = first_round and not rules.first_round_close
-    can_close = rules.can_close
     eight = hand.n == 8
     discard_bits = hand.card_bits(discard) if discard is not None else 0
     high_first = hand.high_first
@@ -163,7 +225,7 @@ def _option_rows(hand: Hand, rules: Rules, first_round: bool, discard: Card | No
     total = hand.total
     full = hand.full
     rows = []
-    for combo, covered, taken in hand.covers():
+    for combo, covered, taken in covers:
         left = full ^ covered
         if eight:
             pool = left & discard_bits if discard_bits else left
@@ -178,7 +240,7 @@ def _option_rows(hand: Hand, rules: Rules, first_round: bool, discard: Card | No
             dead = left
             dead_points = total - taken
         count = dead.bit_count()
-        if blocked or not can_close(count, dead_points):
+        if blocked or dead_points > loose_limit[count]:
             rows.append((True, True, dead_points, count, len(combo), combo, d, dead, dead_points, None, False))
         elif dead:
             rows.append((False, True, dead_points, count, len(combo), combo, d, dead, dead_points, dead_points, False))
@@ -195,14 +257,18 @@ def ranked_closes(
     hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None
 ) -> list[CloseOption]:
     """Every way to close this hand (8 cards with a discard, or 7 kept), best first."""
-    return [CloseOption._make(row) for row in sorted(_option_rows(hand, rules, first_round, discard))]
+    rows = _option_rows(hand, rules, first_round, discard, hand.covers(), close_facts(rules).loose_limit)
+    return [CloseOption._make(row) for row in sorted(rows)]
 
 
 def best_close(hand: Hand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> CloseOption:
     """The best way to close (see :class:`CloseOption` for the order): legal,
     winning the match, lowest score; when nothing is legal, the fewest loose
     points."""
-    return CloseOption._make(min(_option_rows(hand, rules, first_round, discard)))
+    # With a named discard, a combination no meld can join may hold that card.
+    facts = close_facts(rules)
+    covers = hand.maximal_covers() if discard is None and facts.maximal_only else hand.covers()
+    return CloseOption._make(min(_option_rows(hand, rules, first_round, discard, covers, facts.loose_limit)))
 
 
 def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:

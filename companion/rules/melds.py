@@ -23,16 +23,18 @@ deck without wilds) is built once per rules value and kept in this module
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from itertools import combinations
+from typing import TypeVar
 
 from .cards import JOKER, Card, Deck
 from .variants import Rules
 
 SET = 1
 RUN = 2
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +334,27 @@ def disjoint_combos(melds: Iterable[int], value: Mapping[int, int]) -> list[tupl
     return out
 
 
+def maximal_combos(melds: Iterable[int], value: Mapping[int, int]) -> list[tuple[tuple[int, ...], int, int]]:
+    """Like :func:`disjoint_combos`, but only the sets of disjoint ``melds``
+    that no other of them can join, for a hand of at most eight cards (where
+    no three melds fit): every disjoint pair, every meld in no such pair, and
+    the empty set when there is no meld.  Every other set of disjoint melds is
+    a strict subset of one of these."""
+    melds = sorted(melds)
+    out: list[tuple[tuple[int, ...], int, int]] = []
+    for m in melds:
+        v = value[m]
+        alone = True
+        for n in melds:
+            if not m & n:
+                alone = False
+                if n > m:
+                    out.append(((m, n), m | n, v + value[n]))
+        if alone:
+            out.append(((m,), m, v))
+    return out or [((), 0, 0)]
+
+
 def _one_of_each(choices: list[list[int]]) -> list[int]:
     """Every mask taking one bit from each list (one copy of each card)."""
     masks = [0]
@@ -385,30 +408,33 @@ def split_code(code: int) -> tuple[int, int, int]:
     return code & ID_BITS, code >> 64 & ID_BITS, code >> 128
 
 
-@lru_cache(maxsize=64)
-def _tables_by_value(rules: Rules) -> Tables:
-    return Tables(rules)
-
-
-_TABLES_BY_ID: dict[int, tuple[Rules, Tables]] = {}
-
-
-def tables_for(rules: Rules) -> Tables:
-    """The solver's tables for these rules, built on first use.
-
-    Equal rules share one :class:`Tables`.  The lookup goes by the object's
+def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
+    """Decorate a pure function of a rules value so that it runs once per
+    value: equal rules share the result.  The lookup goes by the object's
     identity first, because hashing a whole rules value costs more than a
     close check's arithmetic; each entry holds its rules object, so an id is
-    never reused while it is cached.
-    """
-    entry = _TABLES_BY_ID.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    tables = _tables_by_value(rules)
-    if len(_TABLES_BY_ID) >= 256:
-        _TABLES_BY_ID.clear()
-    _TABLES_BY_ID[id(rules)] = (rules, tables)
-    return tables
+    never reused while it is cached."""
+    by_value = lru_cache(maxsize=64)(build)
+    by_id: dict[int, tuple[Rules, T]] = {}
+
+    @wraps(build)
+    def cached(rules: Rules) -> T:
+        entry = by_id.get(id(rules))
+        if entry is not None and entry[0] is rules:
+            return entry[1]
+        result = by_value(rules)
+        if len(by_id) >= 256:
+            by_id.clear()
+        by_id[id(rules)] = (rules, result)
+        return result
+
+    return cached
+
+
+@per_rules
+def tables_for(rules: Rules) -> Tables:
+    """The solver's tables for these rules, built on first use."""
+    return Tables(rules)
 
 
 def meld_context(rules: Rules) -> MeldContext:
@@ -428,7 +454,7 @@ class IndexedHand:
     group of bits is its lowest bit (``high_first`` is False).
     """
 
-    __slots__ = ("_cards", "_covers", "ctx", "full", "ids", "meld_value", "melds", "total", "values")
+    __slots__ = ("_cards", "_covers", "_maximal", "ctx", "full", "ids", "meld_value", "melds", "total", "values")
     high_first = False
 
     def __init__(self, cards: Sequence[Card], rules: Rules, ctx: MeldContext | None = None) -> None:
@@ -439,6 +465,7 @@ class IndexedHand:
         self.ids = ids = [k & 255 for k in keyed]
         self._cards: tuple[Card, ...] | None = None
         self._covers: list[tuple[tuple[int, ...], int, int]] | None = None
+        self._maximal: list[tuple[tuple[int, ...], int, int]] | None = None
         self.values = vals = [-(k >> 8) for k in keyed]
         self.total = sum(vals)
         self.full = (1 << len(keyed)) - 1
@@ -484,6 +511,12 @@ class IndexedHand:
             self._covers = disjoint_combos(self.melds, self.meld_value)
         return self._covers
 
+    def maximal_covers(self) -> list[tuple[tuple[int, ...], int, int]]:
+        """:func:`maximal_combos` of the hand's melds (computed once; at most eight cards)."""
+        if self._maximal is None:
+            self._maximal = maximal_combos(self.melds, self.meld_value)
+        return self._maximal
+
     def meld_cards(self, mask: int) -> tuple[Card, ...]:
         """A meld's cards in reading order (see :func:`display_order`)."""
         return display_ids(self.ids_of(mask), self.ctx)
@@ -498,17 +531,25 @@ class PlainHand:
     hands in play are plain, and this is what makes close checks fast.
     """
 
-    __slots__ = ("_covers", "_tables", "by_suit", "ctx", "full", "total", "values")
+    __slots__ = ("_covers", "_maximal", "_tables", "by_suit", "full", "total")
     high_first = True
 
     def __init__(self, held: int, by_suit: int, total: int, tables: Tables) -> None:
-        self.ctx = tables.ctx
         self.full = held
         self.by_suit = by_suit
         self.total = total
-        self.values = tables.value_of_id
         self._tables = tables
         self._covers: list[tuple[tuple[int, ...], int, int]] | None = None
+        self._maximal: list[tuple[tuple[int, ...], int, int]] | None = None
+
+    @property
+    def ctx(self) -> MeldContext:
+        return self._tables.ctx
+
+    @property
+    def values(self) -> list[int]:
+        """Engine id → points."""
+        return self._tables.value_of_id
 
     @property
     def melds(self) -> dict[int, int]:
@@ -537,6 +578,13 @@ class PlainHand:
         if self._covers is None:
             self._covers = disjoint_combos(self.ctx.plain_melds(self.full, self.by_suit), self._tables.plain_meld_value)
         return self._covers
+
+    def maximal_covers(self) -> list[tuple[tuple[int, ...], int, int]]:
+        """:func:`maximal_combos` of the hand's melds (computed once; at most eight cards)."""
+        if self._maximal is None:
+            tables = self._tables
+            self._maximal = maximal_combos(tables.ctx.plain_melds(self.full, self.by_suit), tables.plain_meld_value)
+        return self._maximal
 
     def cards_of(self, mask: int) -> tuple[Card, ...]:
         by_id = self.ctx.by_id
