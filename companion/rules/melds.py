@@ -100,6 +100,9 @@ class MeldContext:
         self.by_id = [deck.card_of(i) for i in range(deck.size + 1)]
         #: Card → its bit in a hand bitmask of engine ids.
         self.bit_of = {card: 1 << i for i, card in enumerate(self.by_id)}
+        #: Engine id of a real card → its bit, and its bit in a suit-major bitmask (see :func:`suit_major`).
+        self.id_bit = [1 << i for i in range(deck.size)]
+        self.suit_major_bit = [suit_major([i]) for i in range(deck.size)]
         self.wild_mask = sum(1 << i for i in self.wild_ids)
         self.meld_info = lru_cache(maxsize=1 << 16)(self._meld_info)
         #: Per rank position and nibble of suits held: the natural parts of
@@ -107,7 +110,11 @@ class MeldContext:
         self._set_cores_at = [
             [
                 [
-                    (tuple(4 * p + s for s in range(4) if sub >> s & 1), 0, 4)
+                    (
+                        tuple(4 * p + s for s in range(4) if sub >> s & 1),
+                        max(0, 3 - sub.bit_count()),
+                        4 - sub.bit_count(),
+                    )
                     for sub in range(16)
                     if sub & suits == sub and sub.bit_count() >= self.min_real
                 ]
@@ -115,7 +122,7 @@ class MeldContext:
             ]
             for p in range(self.nranks)
         ]
-        self._run_cores: dict[tuple[int, int, int], list[tuple[tuple[int, ...], int, int]]] = {}
+        self._run_cores: dict[int, list[tuple[tuple[int, ...], int, int]]] = {}
         #: Per rank position and nibble of suits held: the sets, as bitmasks of engine ids.
         self._sets_at = [[[sub << 4 * p for sub in _SET_SUBSETS[m]] for m in range(16)] for p in range(self.nranks)]
         self._runs: dict[int, list[int]] = {}
@@ -175,11 +182,16 @@ class MeldContext:
         card, each copy is tried, since the other one may be busy in another
         meld.
         """
+        return self.melds_in(ids, [0] * len(self.by_id))[0]
+
+    def melds_in(self, ids: Sequence[int], points_of_id: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:
+        """:meth:`candidates`, and each meld's points (``points_of_id``:
+        engine id → points)."""
         found: dict[int, int] = {}
         wild_ids = self.wild_ids
         if wild_ids.isdisjoint(ids):
             self._plain_candidates(ids, found)
-            return found
+            return found, _points_of_melds(found, ids, points_of_id)
         joker = self.joker
         wild_bits = 0
         copies: dict[int, list[int]] = {}  # real card's id → bits of its copies
@@ -188,33 +200,49 @@ class MeldContext:
                 wild_bits |= 1 << i
             if c != joker:
                 copies.setdefault(c, []).append(1 << i)
-        wilds = list(low_bits(wild_bits))
+        wilds = tuple(low_bits(wild_bits))
         by_count = _subsets_by_count(wilds)
-        cores = self.natural_cores(sum(1 << c for c in copies), suit_major(copies), len(wilds))
-        single = all(len(bits) == 1 for bits in copies.values())
-        bit_of = {c: bits[0] for c, bits in copies.items()} if single else {}
+        held = sum(map(self.id_bit.__getitem__, copies))
+        cores = self.natural_cores(held, sum(map(self.suit_major_bit.__getitem__, copies)), len(wilds))
         max_wilds = self.max_wilds
-        for core_ids, gaps, top in cores:
-            size = len(core_ids)
-            masks = [sum(map(bit_of.__getitem__, core_ids))] if single else _one_of_each([copies[c] for c in core_ids])
-            for core in masks:
+        if wild_ids.isdisjoint(copies) and len(copies) + len(wilds) == len(ids):
+            # The common case (jokers, no duplicates): one mask per natural
+            # part, and every wild card, a joker, is free to join it.
+            points: dict[int, int] = {}
+            bit_of = {c: bits[0] for c, bits in copies.items()}
+            joker_points = points_of_id[joker]
+            most = min(len(wilds), max_wilds)
+            for core_ids, fewest, room in cores:
+                core = sum(map(bit_of.__getitem__, core_ids))
+                core_points = sum(map(points_of_id.__getitem__, core_ids))
+                for k in range(fewest, min(room, most) + 1):
+                    for extra in by_count[k]:
+                        mask = core | extra
+                        if k < found.get(mask, 99):  # a lone card's set and run coincide
+                            found[mask] = k
+                            points[mask] = core_points + k * joker_points
+            return found, points
+        for core_ids, fewest, room in cores:
+            for core in _one_of_each([copies[c] for c in core_ids]):
                 free, subsets = wilds, by_count
                 if core & wild_bits:  # a wild real card stands for itself here, so it is not free
-                    free = [w for w in wilds if not w & core]
+                    free = tuple(w for w in wilds if not w & core)
                     subsets = _subsets_by_count(free)
-                for k in range(max(gaps, 3 - size), min(top - size, len(free), max_wilds) + 1):
+                for k in range(fewest, min(room, len(free), max_wilds) + 1):
                     for extra in subsets[k]:
                         mask = core | extra
                         # Ties between different assignments keep the fewest wilds;
                         # a wild real card standing for itself counts as natural.
                         if k < found.get(mask, 99):
                             found[mask] = k
-        return found
+        return found, _points_of_melds(found, ids, points_of_id)
 
     def natural_cores(self, held: int, by_suit: int, wilds: int) -> list[tuple[tuple[int, ...], int, int]]:
         """The natural parts of melds among distinct real cards (``held`` and
         ``by_suit``, as for :meth:`plain_melds`) when ``wilds`` wild cards are
-        at hand: ``(engine ids, gaps to fill, most cards in the meld)``.
+        at hand: ``(engine ids, fewest wilds, most wilds)``, the numbers of
+        wild cards the meld needs (to fill gaps and reach three cards) and
+        can take (up to four cards for a set, the deck's ranks for a run).
 
         A set's natural part is ``min_real`` to four suits of one rank; a
         run's is ``min_real`` or more positions of one suit whose gaps the
@@ -233,12 +261,12 @@ class MeldContext:
     def run_cores(self, suit: int, positions: int, wilds: int) -> list[tuple[tuple[int, ...], int, int]]:
         """:meth:`natural_cores` of runs among the ``positions`` (a bitmask)
         held in ``suit``; built once per pattern."""
-        key = (suit, positions, wilds)
+        key = positions << 6 | wilds << 2 | suit
         cores = self._run_cores.get(key)
         if cores is None:
             held = [p for p in range(self.nranks) if positions >> p & 1]
             cores = [
-                (tuple(4 * p + suit for p in core), gaps, self.nranks)
+                (tuple(4 * p + suit for p in core), max(gaps, 3 - size), self.nranks - size)
                 for size in range(self.min_real, len(held) + 1)
                 for core in combinations(held, size)
                 if (gaps := core[-1] - core[0] + 1 - size) <= wilds
@@ -363,7 +391,14 @@ def _one_of_each(choices: list[list[int]]) -> list[int]:
     return masks
 
 
-def _subsets_by_count(bits: list[int]) -> list[list[int]]:
+def _points_of_melds(melds: Iterable[int], ids: Sequence[int], points_of_id: Sequence[int]) -> dict[int, int]:
+    """Each meld (a bitmask over the hand ``ids``) → its points."""
+    points = [points_of_id[c] for c in ids]
+    return {m: sum(map(points.__getitem__, BITS[m])) for m in melds}
+
+
+@lru_cache(maxsize=256)
+def _subsets_by_count(bits: tuple[int, ...]) -> list[list[int]]:
     """``[k]``: the masks of every ``k`` of ``bits``."""
     return [[sum(c) for c in combinations(bits, k)] for k in range(len(bits) + 1)]
 
@@ -458,10 +493,9 @@ class IndexedHand:
     high_first = False
 
     def __init__(self, cards: Sequence[Card], rules: Rules, ctx: MeldContext | None = None) -> None:
-        ctx = ctx or meld_context(rules)
-        keys = rules.card_keys
-        keyed = sorted([keys[c] for c in cards])
-        self.ctx = ctx
+        tables = tables_for(rules)
+        keyed = sorted(map(rules.card_keys.__getitem__, cards))
+        self.ctx = ctx = ctx or tables.ctx
         self.ids = ids = [k & 255 for k in keyed]
         self._cards: tuple[Card, ...] | None = None
         self._covers: list[tuple[tuple[int, ...], int, int]] | None = None
@@ -469,8 +503,7 @@ class IndexedHand:
         self.values = vals = [-(k >> 8) for k in keyed]
         self.total = sum(vals)
         self.full = (1 << len(keyed)) - 1
-        self.melds = melds = ctx.candidates(ids)
-        self.meld_value = {m: sum(map(vals.__getitem__, BITS[m])) for m in melds}
+        self.melds, self.meld_value = ctx.melds_in(ids, tables.value_of_id)
 
     @property
     def cards(self) -> tuple[Card, ...]:
