@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from .cards import JOKER, Card
 from .errors import CardError, CountError
-from .melds import IndexedHand, PlainHand, per_rules, sort_cards, split_code, tables_for
+from .melds import ID_BITS, IndexedHand, PlainHand, Tables, per_rules, sort_cards, tables_for
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
@@ -152,8 +152,10 @@ class CloseVerdict:
 
 
 class CloseFacts(NamedTuple):
-    """What the close search needs to know about one rules value (see :func:`close_facts`)."""
+    """What a close check needs to know about one rules value (see :func:`close_facts`)."""
 
+    #: The solver's tables (:func:`tables_for`).
+    tables: Tables
     #: ``[n]``: the most loose points a close may keep with ``n`` loose cards
     #: (-1: none), read off :meth:`Rules.can_close` (the one home of the rule).
     loose_limit: tuple[int, ...]
@@ -166,7 +168,8 @@ class CloseFacts(NamedTuple):
 def close_facts(rules: Rules) -> CloseFacts:
     """:class:`CloseFacts` for these rules, computed once."""
     most = max(rules.card_values.values())
-    return CloseFacts(tuple(_loose_limit(rules, n, n * most) for n in range(9)), more_melds_never_hurt(rules))
+    limits = tuple(_loose_limit(rules, n, n * most) for n in range(9))
+    return CloseFacts(tables_for(rules), limits, more_melds_never_hurt(rules))
 
 
 def _loose_limit(rules: Rules, count: int, high: int) -> int:
@@ -265,8 +268,11 @@ def best_close(hand: Hand, rules: Rules, first_round: bool = False, discard: Car
     """The best way to close (see :class:`CloseOption` for the order): legal,
     winning the match, lowest score; when nothing is legal, the fewest loose
     points."""
+    return _best_close(hand, rules, first_round, discard, close_facts(rules))
+
+
+def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | None, facts: CloseFacts) -> CloseOption:
     # With a named discard, a combination no meld can join may hold that card.
-    facts = close_facts(rules)
     covers = hand.maximal_covers() if discard is None and facts.maximal_only else hand.covers()
     return CloseOption._make(min(_option_rows(hand, rules, first_round, discard, covers, facts.loose_limit)))
 
@@ -317,23 +323,26 @@ def check_close(
             raise CountError("Name a discard only with the 8 cards held after drawing.", "discard")
         if discard not in cards:
             raise CardError(f"The discard {discard} is not among the cards.", "discard", token=str(discard))
-    hand = make_hand(cards, rules, players, field)
-    return CloseVerdict(hand, best_close(hand, rules, first_round, discard), rules, first_round)
+    facts = close_facts(rules)
+    hand = _index(cards, rules, facts.tables, players, field)
+    return CloseVerdict(hand, _best_close(hand, rules, first_round, discard, facts), rules, first_round)
 
 
 def make_hand(cards: Sequence[Card], rules: Rules, players: int | None = None, field: str = "cards") -> Hand:
     """Validate the cards and index them: a :class:`PlainHand` when they are
-    all different and none is wild (decided while summing their codes),
-    else an :class:`IndexedHand`."""
-    tables = tables_for(rules)
+    all different and none is wild, else an :class:`IndexedHand`."""
+    return _index(cards, rules, tables_for(rules), players, field)
+
+
+def _index(cards: Sequence[Card], rules: Rules, tables: Tables, players: int | None, field: str) -> Hand:
     try:
         code = sum(map(tables.code_of.__getitem__, cards))
     except KeyError:
         code = 0  # a card outside the pack: check_cards says which
-    held, by_suit, points = split_code(code)
+    held = code & ID_BITS  # see Tables.code_of
     # A sum of powers of two has as many bits as terms only if all differ.
     if held.bit_count() == len(cards) and not held & tables.wild_mask:
-        return PlainHand(held, by_suit, points, tables)
+        return PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
     check_cards(cards, rules, rules.copies(players), field)
     return IndexedHand(cards, rules, tables.ctx)
 

@@ -423,7 +423,8 @@ class Tables:
         #: Card → its code: its points << 128, its suit-major bit (see
         #: :func:`suit_major`) << 64, and its bit.  One sum over a hand gives
         #: its points and both of its bitmasks (with fewer bits than cards when
-        #: two cards are equal): see :func:`split_code`.
+        #: two cards are equal): ``code & ID_BITS``, ``code >> 64 & ID_BITS``
+        #: and ``code >> 128``.
         self.code_of = {
             c: v << 128 | (suit_major([i]) << 64 if i != ctx.joker else 0) | 1 << i
             for i, (c, v) in enumerate(zip(ctx.by_id, self.value_of_id, strict=True))
@@ -435,12 +436,6 @@ class Tables:
             m: sum(self.value_of_id[b.bit_length() - 1] for b in low_bits(m))
             for m in ctx.plain_melds(sum(1 << i for i in every), suit_major(every))
         }
-
-
-def split_code(code: int) -> tuple[int, int, int]:
-    """A sum of card codes (:attr:`Tables.code_of`) as ``(bitmask of engine
-    ids, suit-major bitmask, points)``."""
-    return code & ID_BITS, code >> 64 & ID_BITS, code >> 128
 
 
 def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
