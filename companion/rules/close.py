@@ -33,7 +33,8 @@ class Reason:
         return REASON_TEXT[self.code].format(**self.params)
 
 
-#: English sentences for each reason code; front ends translate by code.
+#: English sentences for each reason code; front ends translate by code
+#: (the parameters are described in :func:`reason_for`).
 REASON_TEXT = {
     "first_round": "Nobody may close before every player has had a turn (first round).",
     "one_card_many": "{count} loose cards worth {points}; these rules allow at most one loose card worth {max} or less.",
@@ -288,16 +289,22 @@ def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:
 
 
 def reason_for(option: CloseOption, rules: Rules, first_round: bool) -> Reason | None:
+    """Why ``option`` is not a legal close (None when it is).  Every reason
+    carries what a front end needs to word it, so none recomputes a rule:
+    ``max`` is the rules' limit (``close_max``), ``over`` how many points the
+    loose cards are above it, ``too_many`` how many loose cards are beyond the
+    one allowed."""
     if option.legal:
         return None
     if first_round and not rules.first_round_close:
         return Reason("first_round")
     count = option.deadwood.bit_count()
-    if rules.close_rule == CloseRule.ONE_CARD:
-        if count > 1:
-            return Reason("one_card_many", {"count": count, "points": option.dead_points, "max": rules.close_max})
-        return Reason("one_card_high", {"points": option.dead_points, "max": rules.close_max})
-    return Reason("points_high", {"points": option.dead_points, "max": rules.close_max})
+    points = option.dead_points
+    limit = rules.close_max
+    if rules.close_rule == CloseRule.ONE_CARD and count > 1:
+        return Reason("one_card_many", {"count": count, "points": points, "max": limit, "too_many": count - 1})
+    code = "one_card_high" if rules.close_rule == CloseRule.ONE_CARD else "points_high"
+    return Reason(code, {"points": points, "max": limit, "over": points - limit})
 
 
 def check_close(
