@@ -367,8 +367,9 @@ def maximal_combos(melds: Iterable[int], value: Mapping[int, int]) -> list[tuple
     that no other of them can join, for a hand of at most eight cards (where
     no three melds fit): every disjoint pair, every meld in no such pair, and
     the empty set when there is no meld.  Every other set of disjoint melds is
-    a strict subset of one of these."""
-    melds = sorted(melds)
+    a strict subset of one of these.  Pairs are in increasing order, as there;
+    the list itself is in no particular order."""
+    melds = list(melds)
     out: list[tuple[tuple[int, ...], int, int]] = []
     for m in melds:
         v = value[m]
