@@ -350,7 +350,9 @@ def _index(cards: Sequence[Card], rules: Rules, tables: Tables, players: int | N
     # A sum of powers of two has as many bits as terms only if all differ.
     if held.bit_count() == len(cards) and not held & tables.wild_mask:
         return PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
-    check_cards(cards, rules, rules.copies(players), field)
+    copies = rules.copies(players)
+    if not tables.pack_holds(cards, copies):
+        check_cards(cards, rules, copies, field)
     return IndexedHand(cards, rules, tables.ctx)
 
 

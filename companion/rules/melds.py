@@ -54,10 +54,11 @@ _ONE_IN_EACH_NIBBLE = int("0001" * 16, 2)
 _BIT_2_OF_EACH_NIBBLE = int("0100" * 16, 2)
 #: For each nibble of suits held in one rank, its sub-nibbles of three or four suits (the sets).
 _SET_SUBSETS = [[sub for sub in range(16) if sub & m == sub and sub.bit_count() >= 3] for m in range(16)]
+_EIGHT_IN_EACH_NIBBLE = int("1000" * 64, 2)
 #: Where each suit's positions start in a suit-major bitmask (see :func:`suit_major`).
 _SUIT_SHIFTS = (0, 16, 32, 48)
 _ONE_SUIT = (1 << 16) - 1
-#: The bits of a bitmask of engine ids (the points sit above them in a card code, see :class:`Tables`).
+#: The bits of a bitmask of engine ids in a card code (see :attr:`Tables.code_of`).
 ID_BITS = (1 << 64) - 1
 
 
@@ -413,7 +414,7 @@ class Tables:
     """What the solver needs about one rules value, built once: get it with
     :func:`tables_for`."""
 
-    __slots__ = ("code_of", "ctx", "plain_meld_value", "value_of_id", "wild_mask")
+    __slots__ = ("_count_of", "_room", "code_of", "ctx", "plain_meld_value", "value_of_id", "wild_mask")
 
     def __init__(self, rules: Rules) -> None:
         deck = rules.pack
@@ -431,12 +432,30 @@ class Tables:
             for i, (c, v) in enumerate(zip(ctx.by_id, self.value_of_id, strict=True))
         }
         self.wild_mask = ctx.wild_mask
+        # For pack_holds: each card counted in a nibble of its own, and per
+        # number of copies the room below 8 that each nibble may fill.
+        self._count_of = {c: 1 << 4 * i for i, c in enumerate(ctx.by_id)}
+        self._room = {
+            copies: sum((7 - copies) << 4 * i for i in range(deck.size)) + ((7 - rules.jokers) << 4 * ctx.joker)
+            for copies in (1, 2)
+        }
         #: Every meld of the deck without wilds (engine-id bitmask) → its points.
         every = range(deck.size)
         self.plain_meld_value = {
             m: sum(self.value_of_id[b.bit_length() - 1] for b in low_bits(m))
             for m in ctx.plain_melds(sum(1 << i for i in every), suit_major(every))
         }
+
+    def pack_holds(self, cards: Sequence[Card], copies: int) -> bool:
+        """Whether a pack with ``copies`` of each card (and the rules' jokers)
+        holds all these cards: a quick yes for up to eight cards;
+        :func:`~companion.rules.validate.check_cards` says what is wrong
+        otherwise.  A nibble that reaches 8 counts one card too many."""
+        try:
+            counts = sum(map(self._count_of.__getitem__, cards))
+        except KeyError:
+            return False
+        return len(cards) <= 8 and not (counts + self._room[copies]) & _EIGHT_IN_EACH_NIBBLE
 
 
 def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:

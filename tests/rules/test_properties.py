@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import JOKER, best_melds, check_close, get_rules, settle_hand
+from companion.rules import JOKER, CardError, best_melds, check_close, get_rules, settle_hand
 from companion.rules.close import CloseOption, _option_rows, best_close, close_facts, make_hand
 from companion.rules.melds import meld_context
+from companion.rules.validate import check_cards
 
 from .reference import Ref, as_tuples
 
@@ -148,3 +149,25 @@ def test_each_player_gets_their_lowest_points_given_the_table(name, data):
             table[(p, j)] = list(m)
         laid = [x.card for x in r.layoffs]
         assert sorted([*(c for m in r.melds for c in m), *laid, *r.deadwood]) == sorted(hands[p])
+
+
+@pytest.mark.parametrize("name", ["classic", "sweden", "classic+2 jokers", "two decks+jokers", "french52 ten"])
+@PROFILE
+@given(data=st.data())
+def test_close_refuses_exactly_the_hands_the_pack_cannot_hold(name, data):
+    """The close check's quick count of copies agrees with the card checker."""
+    preset, options = CONFIGS[name]
+    rules = get_rules(preset, **options)
+    players = data.draw(st.sampled_from([None, 2, 6]))
+    cards = data.draw(st.lists(st.sampled_from([*rules.pack.cards(), JOKER]), min_size=8, max_size=8))
+    try:
+        check_cards(cards, rules, rules.copies(players))
+        expected = None
+    except CardError as error:
+        expected = error.field
+    try:
+        check_close(cards, rules, players=players)
+        got = None
+    except CardError as error:
+        got = error.field
+    assert got == expected
