@@ -8,13 +8,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .cards import JOKER, Card
 from .errors import CardError, CountError
-from .melds import IndexedHand, PlainHand, meld_context, sort_cards
+from .melds import ID_BITS, IndexedHand, PlainHand, Tables, per_rules, sort_cards, tables_for
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
@@ -33,7 +33,8 @@ class Reason:
         return REASON_TEXT[self.code].format(**self.params)
 
 
-#: English sentences for each reason code; front ends translate by code.
+#: English sentences for each reason code; front ends translate by code
+#: (the parameters are described in :func:`reason_for`).
 REASON_TEXT = {
     "first_round": "Nobody may close before every player has had a turn (first round).",
     "one_card_many": "{count} loose cards worth {points}; these rules allow at most one loose card worth {max} or less.",
@@ -45,26 +46,40 @@ REASON_TEXT = {
 class CloseOption(NamedTuple):
     """One way to close: which card goes face down and how the rest is shown.
 
-    ``melds``, ``discard`` and ``deadwood`` are bits of the hand (see
-    :class:`IndexedHand`, :class:`PlainHand`); ``key`` orders options best
-    first: legal, then winning the match, then lowest score (or fewest loose
-    points when not legal).
+    Options compare as tuples, and the leading fields are the one ranking,
+    best first: legal before not legal; then winning the match; then the
+    fewest ``points`` (the score of a legal close, the loose points
+    otherwise); then the fewest loose cards; then the fewest melds (the
+    longest ones, as a player lays them out); then the lowest meld bits, so
+    that the order is total and repeatable.  ``melds``, ``discard`` and
+    ``deadwood`` are bits of the hand (see :class:`IndexedHand`,
+    :class:`PlainHand`).
     """
 
+    illegal: bool
+    loses_match: bool
+    points: int
+    loose: int
+    meld_count: int
     melds: tuple[int, ...]
     discard: int  # the discarded card's bit, 0 with seven cards
     deadwood: int
     dead_points: int
-    legal: bool
-    score: int | None
+    score: int | None  # None when not legal
     chinchon: bool
-    wins_match: bool
 
     @property
-    def key(self) -> tuple[int, int, int]:
-        if self.legal:
-            return (0, 0 if self.wins_match else 1, self.score)  # type: ignore[return-value]
-        return (1, 1, self.dead_points)
+    def legal(self) -> bool:
+        return not self.illegal
+
+    @property
+    def wins_match(self) -> bool:
+        return not self.loses_match
+
+    @property
+    def key(self) -> tuple[bool, bool, int]:
+        """What the closer cares about: two options with the same key are equally good."""
+        return (self.illegal, self.loses_match, self.points)
 
 
 class CloseVerdict:
@@ -77,7 +92,7 @@ class CloseVerdict:
 
     __slots__ = ("_deadwood", "_first_round", "_hand", "_melds", "_option", "_rules")
 
-    def __init__(self, hand: IndexedHand, option: CloseOption, rules: Rules, first_round: bool) -> None:
+    def __init__(self, hand: Hand, option: CloseOption, rules: Rules, first_round: bool) -> None:
         self._hand = hand
         self._option = option
         self._rules = rules
@@ -137,67 +152,130 @@ class CloseVerdict:
         return f"<CloseVerdict legal={self.legal} discard={self.discard} melds={shown} deadwood={' '.join(map(str, self.deadwood))} score={self.score}>"
 
 
-def _scan(hand: Hand, rules: Rules, first_round: bool, discard: Card | None) -> Iterator[tuple]:
-    """Every way to close, as plain tuples that sort best first:
-    ``(*key, loose cards, melds count, melds, discard bit, deadwood, loose
-    points, legal, score, chinchon, wins)``."""
-    eight = hand.n == 8
+class CloseFacts(NamedTuple):
+    """What a close check needs to know about one rules value (see :func:`close_facts`)."""
+
+    #: The solver's tables (:func:`tables_for`).
+    tables: Tables
+    #: ``[n]``: the most loose points a close may keep with ``n`` loose cards
+    #: (-1: none), read off :meth:`Rules.can_close` (the one home of the rule).
+    loose_limit: tuple[int, ...]
+    #: Whether :func:`best_close` need only try the combinations of melds
+    #: that no other meld can join (see :func:`more_melds_never_hurt`).
+    maximal_only: bool
+
+
+@per_rules
+def close_facts(rules: Rules) -> CloseFacts:
+    """:class:`CloseFacts` for these rules, computed once."""
+    most = max(rules.card_values.values())
+    limits = tuple(_loose_limit(rules, n, n * most) for n in range(9))
+    return CloseFacts(tables_for(rules), limits, more_melds_never_hurt(rules))
+
+
+def _loose_limit(rules: Rules, count: int, high: int) -> int:
+    """The most loose points (from 0 to ``high``) that ``count`` loose cards
+    may have in a legal close; -1 if none.  Binary search: a rule that allows
+    some points allows fewer."""
+    if not rules.can_close(count, 0):
+        return -1
+    if rules.can_close(count, high):
+        return high
+    low = 0  # allowed; high is not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if rules.can_close(count, middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def more_melds_never_hurt(rules: Rules) -> bool:
+    """Whether adding a meld to a way of closing always makes it better, so
+    that :func:`best_close` need only try the combinations that no meld can
+    join (:func:`maximal_combos`).
+
+    A meld takes at least one real card, worth a point or more, off the loose
+    cards, and the card going face down is still the highest left (when the
+    player has not named it): the loose points never rise and the loose cards
+    fall, so the close stays legal and its score falls, unless the rules pay
+    a positive score for an all-combined close (a house rule), which could
+    then rank below a close with loose cards.
+    """
+    bonuses = [rules.all_combined_bonus, *(rules.joker_run_bonus or ())]
+    if isinstance(rules.chinchon, int):
+        bonuses.append(rules.chinchon)
+    return max(bonuses) <= 0
+
+
+def _option_rows(
+    hand: Hand,
+    rules: Rules,
+    first_round: bool,
+    discard: Card | None,
+    covers: list[tuple[tuple[int, ...], int, int]],
+    loose_limit: tuple[int, ...],
+) -> list[tuple]:
+    """The ways to close with the given combinations of melds (``covers``, see
+    :func:`disjoint_combos`), as tuples of :class:`CloseOption` fields: plain
+    tuples, one per combination, of which only the chosen become records.
+    ``loose_limit`` is :attr:`CloseFacts.loose_limit`."""
     blocked = first_round and not rules.first_round_close
+    eight = hand.n == 8
     discard_bits = hand.card_bits(discard) if discard is not None else 0
+    high_first = hand.high_first
+    values = hand.values
     total = hand.total
-    meld_value = hand.meld_value
     full = hand.full
-    can_close = rules.can_close
-    for combo in hand.combos():
-        covered = 0
-        taken = 0
-        for m in combo:
-            covered |= m
-            taken += meld_value[m]
+    rows = []
+    for combo, covered, taken in covers:
         left = full ^ covered
         if eight:
-            pool = left & discard_bits if discard is not None else left
+            pool = left & discard_bits if discard_bits else left
             if not pool:
                 continue
-            d = hand.pick(pool)
+            i = pool.bit_length() - 1 if high_first else (pool & -pool).bit_length() - 1
+            d = 1 << i
             dead = left ^ d
-            dead_points = total - taken - hand.bit_value(d)
+            dead_points = total - taken - values[i]
         else:
             d = 0
             dead = left
             dead_points = total - taken
         count = dead.bit_count()
-        if blocked or not can_close(count, dead_points):
-            yield (1, 1, dead_points, count, len(combo), combo, d, dead, dead_points, False, None, False, False)
-            continue
-        chinchon = False
-        if dead:
-            score = dead_points
+        if blocked or dead_points > loose_limit[count]:
+            rows.append((True, True, dead_points, count, len(combo), combo, d, dead, dead_points, None, False))
+        elif dead:
+            rows.append((False, True, dead_points, count, len(combo), combo, d, dead, dead_points, dead_points, False))
         else:
             wilds = hand.melds[combo[0]] if len(combo) == 1 and combo[0].bit_count() == 7 else None
             chinchon = wilds == 0
             score = _full_close_score(rules, chinchon, wilds)
-        wins = chinchon and rules.chinchon_wins_match
-        yield (0, 0 if wins else 1, score, count, len(combo), combo, d, dead, dead_points, True, score, chinchon, wins)
-
-
-def _option(row: tuple) -> CloseOption:
-    return CloseOption._make(row[5:])
+            loses = not (chinchon and rules.chinchon_wins_match)
+            rows.append((False, loses, score, 0, len(combo), combo, d, dead, dead_points, score, chinchon))
+    return rows
 
 
 def ranked_closes(
     hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None
 ) -> list[CloseOption]:
-    """Every way to close this hand (8 cards with a discard, or 7 kept), in
-    :func:`best_close` order."""
-    return [_option(row) for row in sorted(_scan(hand, rules, first_round, discard))]
+    """Every way to close this hand (8 cards with a discard, or 7 kept), best first."""
+    rows = _option_rows(hand, rules, first_round, discard, hand.covers(), close_facts(rules).loose_limit)
+    return [CloseOption._make(row) for row in sorted(rows)]
 
 
-def best_close(hand: IndexedHand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> CloseOption:
-    """The best way to close: legal, winning the match, lowest score; when
-    nothing is legal, the fewest loose points.  Among equals, the fewest loose
-    cards and the longest melds, as a player would lay them out."""
-    return _option(min(_scan(hand, rules, first_round, discard)))
+def best_close(hand: Hand, rules: Rules, first_round: bool = False, discard: Card | None = None) -> CloseOption:
+    """The best way to close (see :class:`CloseOption` for the order): legal,
+    winning the match, lowest score; when nothing is legal, the fewest loose
+    points."""
+    return _best_close(hand, rules, first_round, discard, close_facts(rules))
+
+
+def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | None, facts: CloseFacts) -> CloseOption:
+    # With a named discard, a combination no meld can join may hold that card.
+    covers = hand.maximal_covers() if discard is None and facts.maximal_only else hand.covers()
+    return CloseOption._make(min(_option_rows(hand, rules, first_round, discard, covers, facts.loose_limit)))
 
 
 def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:
@@ -211,16 +289,22 @@ def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:
 
 
 def reason_for(option: CloseOption, rules: Rules, first_round: bool) -> Reason | None:
+    """Why ``option`` is not a legal close (None when it is).  Every reason
+    carries what a front end needs to word it, so none recomputes a rule:
+    ``max`` is the rules' limit (``close_max``), ``over`` how many points the
+    loose cards are above it, ``too_many`` how many loose cards are beyond the
+    one allowed."""
     if option.legal:
         return None
     if first_round and not rules.first_round_close:
         return Reason("first_round")
     count = option.deadwood.bit_count()
-    if rules.close_rule == CloseRule.ONE_CARD:
-        if count > 1:
-            return Reason("one_card_many", {"count": count, "points": option.dead_points, "max": rules.close_max})
-        return Reason("one_card_high", {"points": option.dead_points, "max": rules.close_max})
-    return Reason("points_high", {"points": option.dead_points, "max": rules.close_max})
+    points = option.dead_points
+    limit = rules.close_max
+    if rules.close_rule == CloseRule.ONE_CARD and count > 1:
+        return Reason("one_card_many", {"count": count, "points": points, "max": limit, "too_many": count - 1})
+    code = "one_card_high" if rules.close_rule == CloseRule.ONE_CARD else "points_high"
+    return Reason(code, {"points": points, "max": limit, "over": points - limit})
 
 
 def check_close(
@@ -246,24 +330,30 @@ def check_close(
             raise CountError("Name a discard only with the 8 cards held after drawing.", "discard")
         if discard not in cards:
             raise CardError(f"The discard {discard} is not among the cards.", "discard", token=str(discard))
-    hand = make_hand(cards, rules, players, field)
-    return CloseVerdict(hand, best_close(hand, rules, first_round, discard), rules, first_round)
+    facts = close_facts(rules)
+    hand = _index(cards, rules, facts.tables, players, field)
+    return CloseVerdict(hand, _best_close(hand, rules, first_round, discard, facts), rules, first_round)
 
 
 def make_hand(cards: Sequence[Card], rules: Rules, players: int | None = None, field: str = "cards") -> Hand:
     """Validate the cards and index them: a :class:`PlainHand` when they are
-    all different and none is wild (decided while building the bitmask),
-    else an :class:`IndexedHand`."""
-    ctx = meld_context(rules)
+    all different and none is wild, else an :class:`IndexedHand`."""
+    return _index(cards, rules, tables_for(rules), players, field)
+
+
+def _index(cards: Sequence[Card], rules: Rules, tables: Tables, players: int | None, field: str) -> Hand:
     try:
-        # A sum of powers of two has as many bits as terms only if all differ.
-        held = sum(map(ctx.bit_of.__getitem__, cards))
+        code = sum(map(tables.code_of.__getitem__, cards))
     except KeyError:
-        held = 0
-    if held.bit_count() == len(cards) and not held & ctx.wild_mask:
-        return PlainHand(held, sum(map(rules.card_values.__getitem__, cards)), rules, ctx)
-    check_cards(cards, rules, rules.copies(players), field)
-    return IndexedHand(cards, rules, ctx)
+        code = 0  # a card outside the pack: check_cards says which
+    held = code & ID_BITS  # see Tables.code_of
+    # A sum of powers of two has as many bits as terms only if all differ.
+    if held.bit_count() == len(cards) and not held & tables.wild_mask:
+        return PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
+    copies = rules.copies(players)
+    if not tables.pack_holds(cards, copies):
+        check_cards(cards, rules, copies, field)
+    return IndexedHand(cards, rules, tables.ctx)
 
 
 def possible_closer_scores(rules: Rules) -> frozenset[int]:

@@ -1,28 +1,40 @@
 """Meld tables and the exact solver (SPEC §3).
 
 Cards are handled as dense integer ids (``Deck.card_id``: position * 4 +
-suit, the joker one past the real cards).  A hand of up to eight cards is
-indexed locally, highest value first, so that a set of hand cards is a small
+suit, the joker one past the real cards), so the four suits of one rank are
+one nibble of a bitmask of ids.  A hand of up to eight cards is also indexed
+locally, highest value first, so that a group of hand cards is a small
 bitmask and "the highest card left over" is its lowest set bit.
 
-The solver first lists every valid meld inside the hand (every subset that is
-a set or a run under some assignment of its wild cards), then searches the
-disjoint combinations of those melds exhaustively.  Nothing is greedy, so
-duplicates from two decks, jokers and wild real cards are all exact.
+Exactness rests on one invariant of the candidate lister,
+:meth:`MeldContext.candidates`: it lists **every** subset of the hand that is
+a valid meld (a set or a run under some assignment of its wild cards), each
+with the fewest cards that must act as wild, and no other subset.  All the
+rest is exhaustive: :func:`disjoint_combos` and :meth:`MeldContext.combos`
+list every set of pairwise disjoint candidates, and the searches (best melds,
+closes, lay-offs) rank them all.  Nothing is greedy, so duplicates from two
+decks, jokers and wild real cards are all exact.  ``tests/rules/test_melds.py``
+checks the invariant against brute force over every subset of random hands.
+
+What depends only on the rules (meld validity, card values, every meld of the
+deck without wilds) is built once per rules value and kept in this module
+(:func:`tables_for`); the frozen :class:`Rules` value carries none of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from itertools import combinations
+from typing import TypeVar
 
 from .cards import JOKER, Card, Deck
 from .variants import Rules
 
 SET = 1
 RUN = 2
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +44,43 @@ class Arrangement:
     melds: tuple[tuple[Card, ...], ...]
     deadwood: tuple[Card, ...]
     points: int
+
+
+# Masks over a bitmask of engine ids, where each rank is one nibble (its four
+# suits); together they count the suits held in every rank at once.
+_LOW_BIT_OF_EACH_PAIR = int("01" * 32, 2)
+_LOW_PAIR_OF_EACH_NIBBLE = int("0011" * 16, 2)
+_ONE_IN_EACH_NIBBLE = int("0001" * 16, 2)
+_BIT_2_OF_EACH_NIBBLE = int("0100" * 16, 2)
+#: For each nibble of suits held in one rank, its sub-nibbles of three or four suits (the sets).
+_SET_SUBSETS = [[sub for sub in range(16) if sub & m == sub and sub.bit_count() >= 3] for m in range(16)]
+_EIGHT_IN_EACH_NIBBLE = int("1000" * 64, 2)
+#: Where each suit's positions start in a suit-major bitmask (see :func:`suit_major`).
+_SUIT_SHIFTS = (0, 16, 32, 48)
+_ONE_SUIT = (1 << 16) - 1
+#: The bits of a bitmask of engine ids in a card code (see :attr:`Tables.code_of`).
+ID_BITS = (1 << 64) - 1
+
+
+def low_bits(mask: int) -> Iterator[int]:
+    """The set bits of ``mask``, lowest first, each as a power of two."""
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
+
+
+def suit_major(ids: Iterable[int]) -> int:
+    """Real cards' engine ids as a suit-major bitmask: bit ``16 * suit + position``."""
+    return sum(1 << (16 * (i & 3) + (i >> 2)) for i in ids)
+
+
+def ranks_with_suits(held: int, at_least: int) -> int:
+    """Bit 2 of the nibble of every rank in which ``held`` (engine ids) has
+    ``at_least`` (1 to 4) suits or more."""
+    per_pair = (held & _LOW_BIT_OF_EACH_PAIR) + ((held >> 1) & _LOW_BIT_OF_EACH_PAIR)
+    per_nibble = (per_pair & _LOW_PAIR_OF_EACH_NIBBLE) + ((per_pair >> 2) & _LOW_PAIR_OF_EACH_NIBBLE)
+    return (per_nibble + (4 - at_least) * _ONE_IN_EACH_NIBBLE) & _BIT_2_OF_EACH_NIBBLE  # reaches 4
 
 
 class MeldContext:
@@ -52,8 +101,32 @@ class MeldContext:
         self.by_id = [deck.card_of(i) for i in range(deck.size + 1)]
         #: Card → its bit in a hand bitmask of engine ids.
         self.bit_of = {card: 1 << i for i, card in enumerate(self.by_id)}
+        #: Engine id of a real card → its bit, and its bit in a suit-major bitmask (see :func:`suit_major`).
+        self.id_bit = [1 << i for i in range(deck.size)]
+        self.suit_major_bit = [suit_major([i]) for i in range(deck.size)]
         self.wild_mask = sum(1 << i for i in self.wild_ids)
         self.meld_info = lru_cache(maxsize=1 << 16)(self._meld_info)
+        #: Per rank position and nibble of suits held: the natural parts of
+        #: sets, as :meth:`natural_cores` gives them.
+        self._set_cores_at = [
+            [
+                [
+                    (
+                        tuple(4 * p + s for s in range(4) if sub >> s & 1),
+                        max(0, 3 - sub.bit_count()),
+                        4 - sub.bit_count(),
+                    )
+                    for sub in range(16)
+                    if sub & suits == sub and sub.bit_count() >= self.min_real
+                ]
+                for suits in range(16)
+            ]
+            for p in range(self.nranks)
+        ]
+        self._run_cores: dict[int, list[tuple[tuple[int, ...], int, int]]] = {}
+        #: Per rank position and nibble of suits held: the sets, as bitmasks of engine ids.
+        self._sets_at = [[[sub << 4 * p for sub in _SET_SUBSETS[m]] for m in range(16)] for p in range(self.nranks)]
+        self._runs: dict[int, list[int]] = {}
 
     # -- validity of one group --------------------------------------------
     def _meld_info(self, ids: tuple[int, ...]) -> tuple[int, int] | None:
@@ -101,106 +174,165 @@ class MeldContext:
 
     # -- every meld inside a hand ------------------------------------------
     def candidates(self, ids: Sequence[int]) -> dict[int, int]:
-        """Every valid meld among the hand's cards: ``{hand bitmask: fewest wilds}``."""
-        found: dict[int, int] = {}
-        if self.wild_ids.isdisjoint(ids):
-            self._plain_candidates(ids, found)
-            return found
-        wild_idx = [i for i, c in enumerate(ids) if c in self.wild_ids]
-        by_rank: dict[int, list[int]] = {}
-        by_suit: dict[int, list[int]] = {}
-        for i, c in enumerate(ids):
-            if c != self.joker:
-                by_rank.setdefault(c >> 2, []).append(i)
-                by_suit.setdefault(c & 3, []).append(i)
-        for group in by_rank.values():
-            for core in _distinct_subsets(group, ids, self.min_real, 4):
-                self._add_with_wilds(core, 0, SET, ids, wild_idx, found)
-        for group in by_suit.values():
-            group.sort(key=lambda i: ids[i])
-            for core, gaps in _run_cores(group, ids, len(wild_idx), self.min_real):
-                self._add_with_wilds(core, gaps, RUN, ids, wild_idx, found)
-        return found
+        """Every valid meld among the hand's cards: ``{hand bitmask: fewest wilds}``.
 
-    def _add_with_wilds(
-        self, core: list[int], gaps: int, kind: int, ids: Sequence[int], wild_idx: list[int], found: dict[int, int]
-    ) -> None:
-        size = len(core)
-        if size < self.min_real:
-            return
-        top = 4 if kind == SET else self.nranks
-        free = [w for w in wild_idx if w not in core]
-        low = max(gaps, 3 - size, 0)
-        high = min(top - size, len(free), self.max_wilds)
-        core_mask = 0
-        for i in core:
-            core_mask |= 1 << i
-        for k in range(low, high + 1):
-            for extra in combinations(free, k):
-                mask = core_mask
-                for w in extra:
-                    mask |= 1 << w
-                # Ties between different assignments keep the fewest wilds;
-                # a wild real card standing for itself counts as natural.
-                if k < found.get(mask, 99):
-                    found[mask] = k
-
-    def plain_melds(self, held: int) -> list[int]:
-        """Every meld among distinct real cards without wilds, as bitmasks of
-        engine ids (``held`` is the hand's bitmask).
-
-        With ids ``position * 4 + suit``, a run of three starts at every id
-        ``a`` with ``a``, ``a + 4`` and ``a + 8`` all held; a set needs three
-        bits in one rank's nibble.  Most hands have neither and return at once.
+        The invariant exactness rests on (see the module docstring): every
+        subset of ``ids`` that is a meld is listed, and nothing else.  A meld
+        is a natural part (cards standing for themselves, from
+        :meth:`natural_cores`) plus free wild cards; with two copies of a
+        card, each copy is tried, since the other one may be busy in another
+        meld.
         """
-        starts = held & (held >> 4) & (held >> 8)
-        pairs = (held & _M1) + ((held >> 1) & _M1)
-        threes = ((pairs & _M2) + ((pairs >> 2) & _M2) + _M3) & _M4
-        if not starts and not threes:
+        return self.melds_in(ids, [0] * len(self.by_id))[0]
+
+    def melds_in(self, ids: Sequence[int], points_of_id: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:
+        """:meth:`candidates`, and each meld's points (``points_of_id``:
+        engine id → points)."""
+        found: dict[int, int] = {}
+        wild_ids = self.wild_ids
+        if wild_ids.isdisjoint(ids):
+            self._plain_candidates(ids, found)
+            return found, _points_of_melds(found, ids, points_of_id)
+        joker = self.joker
+        wild_bits = 0
+        copies: dict[int, list[int]] = {}  # real card's id → bits of its copies
+        for i, c in enumerate(ids):
+            if c in wild_ids:
+                wild_bits |= 1 << i
+            if c != joker:
+                copies.setdefault(c, []).append(1 << i)
+        wilds = tuple(low_bits(wild_bits))
+        by_count = _subsets_by_count(wilds)
+        held = sum(map(self.id_bit.__getitem__, copies))
+        cores = self.natural_cores(held, sum(map(self.suit_major_bit.__getitem__, copies)), len(wilds))
+        max_wilds = self.max_wilds
+        if wild_ids.isdisjoint(copies) and len(copies) + len(wilds) == len(ids):
+            # The common case (jokers, no duplicates): one mask per natural
+            # part, and every wild card, a joker, is free to join it.
+            points: dict[int, int] = {}
+            bit_of = {c: bits[0] for c, bits in copies.items()}
+            joker_points = points_of_id[joker]
+            most = min(len(wilds), max_wilds)
+            for core_ids, fewest, room in cores:
+                core = sum(map(bit_of.__getitem__, core_ids))
+                core_points = sum(map(points_of_id.__getitem__, core_ids))
+                for k in range(fewest, min(room, most) + 1):
+                    for extra in by_count[k]:
+                        mask = core | extra
+                        if k < found.get(mask, 99):  # a lone card's set and run coincide
+                            found[mask] = k
+                            points[mask] = core_points + k * joker_points
+            return found, points
+        for core_ids, fewest, room in cores:
+            for core in _one_of_each([copies[c] for c in core_ids]):
+                free, subsets = wilds, by_count
+                if core & wild_bits:  # a wild real card stands for itself here, so it is not free
+                    free = tuple(w for w in wilds if not w & core)
+                    subsets = _subsets_by_count(free)
+                for k in range(fewest, min(room, len(free), max_wilds) + 1):
+                    for extra in subsets[k]:
+                        mask = core | extra
+                        # Ties between different assignments keep the fewest wilds;
+                        # a wild real card standing for itself counts as natural.
+                        if k < found.get(mask, 99):
+                            found[mask] = k
+        return found, _points_of_melds(found, ids, points_of_id)
+
+    def natural_cores(self, held: int, by_suit: int, wilds: int) -> list[tuple[tuple[int, ...], int, int]]:
+        """The natural parts of melds among distinct real cards (``held`` and
+        ``by_suit``, as for :meth:`plain_melds`) when ``wilds`` wild cards are
+        at hand: ``(engine ids, fewest wilds, most wilds)``, the numbers of
+        wild cards the meld needs (to fill gaps and reach three cards) and
+        can take (up to four cards for a set, the deck's ranks for a run).
+
+        A set's natural part is ``min_real`` to four suits of one rank; a
+        run's is ``min_real`` or more positions of one suit whose gaps the
+        wilds can fill.  Both come from tables built once per pattern.
+        """
+        cores: list[tuple[tuple[int, ...], int, int]] = []
+        for bit in low_bits(ranks_with_suits(held, self.min_real)):
+            base = bit.bit_length() - 3  # bit 2 of the nibble → the rank's first id
+            cores += self._set_cores_at[base >> 2][(held >> base) & 15]
+        for suit, shift in enumerate(_SUIT_SHIFTS):
+            positions = by_suit >> shift & _ONE_SUIT
+            if positions:
+                cores += self.run_cores(suit, positions, wilds)
+        return cores
+
+    def run_cores(self, suit: int, positions: int, wilds: int) -> list[tuple[tuple[int, ...], int, int]]:
+        """:meth:`natural_cores` of runs among the ``positions`` (a bitmask)
+        held in ``suit``; built once per pattern."""
+        key = positions << 6 | wilds << 2 | suit
+        cores = self._run_cores.get(key)
+        if cores is None:
+            held = [p for p in range(self.nranks) if positions >> p & 1]
+            cores = [
+                (tuple(4 * p + suit for p in core), max(gaps, 3 - size), self.nranks - size)
+                for size in range(self.min_real, len(held) + 1)
+                for core in combinations(held, size)
+                if (gaps := core[-1] - core[0] + 1 - size) <= wilds
+            ]
+            self._run_cores[key] = cores
+        return cores
+
+    def plain_melds(self, held: int, by_suit: int) -> list[int]:
+        """Every meld among distinct real cards without wilds, as bitmasks of
+        engine ids.  The cards come twice: ``held``, their bitmask of engine
+        ids, and ``by_suit``, the same cards with suit ``s`` at position ``p``
+        on bit ``16 * s + p`` (see :func:`suit_major`).
+
+        A set needs three bits in one rank's nibble of ``held``; a run of
+        three starts wherever one suit has three positions in a row in
+        ``by_suit``.  Most hands have neither and return at once; the others
+        read their melds from tables built once per suit pattern.
+        """
+        threes = ranks_with_suits(held, 3)
+        runs = by_suit & (by_suit >> 1) & (by_suit >> 2)
+        if not threes and not runs:
             return []
-        melds = []
-        while threes:
-            low = threes & -threes
-            threes ^= low
-            base = (low.bit_length() - 3) & ~3  # first id of that rank
-            melds.extend(sub << base for sub in _SET_SUBSETS[(held >> base) & 15])
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            run = low | low << 4 | low << 8
-            while True:
-                melds.append(run)
-                nxt = (run & -run) << (4 * run.bit_count())
-                if not held & nxt:
-                    break
-                run |= nxt
+        melds: list[int] = []
+        for bit in low_bits(threes):
+            base = bit.bit_length() - 3  # bit 2 of the nibble → the rank's first id
+            melds += self._sets_at[base >> 2][(held >> base) & 15]
+        if runs:
+            for suit, shift in enumerate(_SUIT_SHIFTS):
+                if runs >> shift & _ONE_SUIT:
+                    melds += self.runs_in_suit(suit, by_suit >> shift & _ONE_SUIT)
         return melds
+
+    def runs_in_suit(self, suit: int, positions: int) -> list[int]:
+        """Every run among the ``positions`` held in ``suit`` (a bitmask), as
+        bitmasks of engine ids; built once per pattern."""
+        key = positions << 2 | suit
+        runs = self._runs.get(key)
+        if runs is None:
+            runs = []
+            for first in range(self.nranks):
+                run = 0
+                for p in range(first, self.nranks):
+                    if not positions >> p & 1:
+                        break
+                    run |= 1 << (4 * p + suit)
+                    if p - first >= 2:
+                        runs.append(run)
+            self._runs[key] = runs
+        return runs
 
     def _plain_candidates(self, ids: Sequence[int], found: dict[int, int]) -> None:
         """Melds of a hand without wilds that may hold two copies of a card:
         the melds of its distinct cards, once for every choice of copies."""
-        held = 0
-        for c in ids:
-            held |= 1 << c
-        melds = self.plain_melds(held)
-        if not melds:
-            return
         where: dict[int, list[int]] = {}
         for i, c in enumerate(ids):
-            where.setdefault(c, []).append(i)
-        for meld in melds:
-            masks = [0]
-            while meld:
-                low = meld & -meld
-                meld ^= low
-                spots = where[low.bit_length() - 1]
-                masks = [m | 1 << i for m in masks for i in spots]
-            for m in masks:
-                found[m] = 0
+            where.setdefault(c, []).append(1 << i)
+        held = sum(1 << c for c in where)
+        for meld in self.plain_melds(held, suit_major(where)):
+            for mask in _one_of_each([where[bit.bit_length() - 1] for bit in low_bits(meld)]):
+                found[mask] = 0
 
     # -- combinations ------------------------------------------------------
     def combos(self, candidates: dict[int, int]) -> list[tuple[int, ...]]:
-        """Every set of pairwise disjoint candidate melds (the empty set first)."""
+        """Every set of pairwise disjoint candidate melds (the empty set
+        first), depth first: the order in which lay-off ties are shown."""
         if not candidates:
             return [()]
         masks = sorted(candidates)
@@ -218,54 +350,59 @@ class MeldContext:
         return out
 
 
-_M1 = int("01" * 32, 2)
-_M2 = int("0011" * 16, 2)
-_M3 = int("0001" * 16, 2)
-_M4 = int("0100" * 16, 2)
-#: For each nibble of suits held in one rank, the sub-nibbles of 3-4 suits (the sets).
-_SET_SUBSETS = [[sub for sub in range(16) if sub & m == sub and sub.bit_count() >= 3] for m in range(16)]
+def disjoint_combos(melds: Iterable[int], value: Mapping[int, int]) -> list[tuple[tuple[int, ...], int, int]]:
+    """Every set of pairwise disjoint ``melds`` as ``(melds, covered,
+    points)``: the melds in increasing order, the bits they cover and the
+    points they take off the hand (``value`` of each meld); the empty set
+    first.  Same sets as :meth:`MeldContext.combos`, built breadth first
+    without recursion."""
+    out: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
+    for m in sorted(melds):
+        v = value[m]
+        out += [((*combo, m), covered | m, points + v) for combo, covered, points in out if not covered & m]
+    return out
 
 
-def _mask(indices: Sequence[int]) -> int:
-    mask = 0
-    for i in indices:
-        mask |= 1 << i
-    return mask
+def maximal_combos(melds: Iterable[int], value: Mapping[int, int]) -> list[tuple[tuple[int, ...], int, int]]:
+    """Like :func:`disjoint_combos`, but only the sets of disjoint ``melds``
+    that no other of them can join, for a hand of at most eight cards (where
+    no three melds fit): every disjoint pair, every meld in no such pair, and
+    the empty set when there is no meld.  Every other set of disjoint melds is
+    a strict subset of one of these.  Pairs are in increasing order, as there;
+    the list itself is in no particular order."""
+    melds = list(melds)
+    out: list[tuple[tuple[int, ...], int, int]] = []
+    for m in melds:
+        v = value[m]
+        alone = True
+        for n in melds:
+            if not m & n:
+                alone = False
+                if n > m:
+                    out.append(((m, n), m | n, v + value[n]))
+        if alone:
+            out.append(((m,), m, v))
+    return out or [((), 0, 0)]
 
 
-def _distinct_subsets(group: list[int], ids: Sequence[int], low: int, high: int) -> Iterator[list[int]]:
-    """Subsets of one rank's cards, ``low`` to ``high`` of them, with pairwise
-    different suits (the natural core of a set)."""
-    for size in range(low, min(high, len(group)) + 1):
-        for core in combinations(group, size):
-            if len({ids[i] & 3 for i in core}) == size:
-                yield list(core)
+def _one_of_each(choices: list[list[int]]) -> list[int]:
+    """Every mask taking one bit from each list (one copy of each card)."""
+    masks = [0]
+    for bits in choices:
+        masks = [m | b for m in masks for b in bits]
+    return masks
 
 
-def _run_cores(group: list[int], ids: Sequence[int], wilds: int, low: int) -> Iterator[tuple[list[int], int]]:
-    """Subsets of one suit's cards (sorted by position), at least ``low`` of
-    them, with distinct positions whose gaps the available wilds can fill:
-    ``(core, gaps)``.  Both copies of a duplicate start runs of their own,
-    since the other copy may be busy in a set."""
-    n = len(group)
+def _points_of_melds(melds: Iterable[int], ids: Sequence[int], points_of_id: Sequence[int]) -> dict[int, int]:
+    """Each meld (a bitmask over the hand ``ids``) → its points."""
+    points = [points_of_id[c] for c in ids]
+    return {m: sum(map(points.__getitem__, BITS[m])) for m in melds}
 
-    def grow(start: int, core: list[int], last_pos: int, gaps: int) -> Iterator[tuple[list[int], int]]:
-        for j in range(start, n):
-            pos = ids[group[j]] >> 2
-            if pos == last_pos:
-                continue  # a duplicate cannot sit twice in one run
-            new_gaps = gaps + pos - last_pos - 1
-            if new_gaps > wilds:
-                break
-            picked = [*core, group[j]]
-            if len(picked) >= low:
-                yield picked, new_gaps
-            yield from grow(j + 1, picked, pos, new_gaps)
 
-    for i in range(n):
-        if low <= 1:
-            yield [group[i]], 0
-        yield from grow(i + 1, [group[i]], ids[group[i]] >> 2, 0)
+@lru_cache(maxsize=256)
+def _subsets_by_count(bits: tuple[int, ...]) -> list[list[int]]:
+    """``[k]``: the masks of every ``k`` of ``bits``."""
+    return [[sum(c) for c in combinations(bits, k)] for k in range(len(bits) + 1)]
 
 
 @lru_cache(maxsize=64)
@@ -273,14 +410,86 @@ def _context(deck: Deck, wild_ids: frozenset[int], min_real: int, max_wilds: int
     return MeldContext(deck, wild_ids, min_real, max_wilds)
 
 
-def meld_context(rules: Rules) -> MeldContext:
-    """The shared meld tables for these rules (cached on the rules value)."""
-    ctx = rules.cache.get("melds")
-    if ctx is None:
+class Tables:
+    """What the solver needs about one rules value, built once: get it with
+    :func:`tables_for`."""
+
+    __slots__ = ("_count_of", "_room", "code_of", "ctx", "plain_meld_value", "value_of_id", "wild_mask")
+
+    def __init__(self, rules: Rules) -> None:
         deck = rules.pack
         wild_ids = frozenset(deck.card_id(c) for c in rules.wild_cards)
-        ctx = rules.cache["melds"] = _context(deck, wild_ids, rules.min_real_cards, rules.max_wilds_per_meld)
-    return ctx
+        self.ctx = ctx = _context(deck, wild_ids, rules.min_real_cards, rules.max_wilds_per_meld)
+        #: Engine id → penalty points.
+        self.value_of_id = [rules.card_values[c] for c in ctx.by_id]
+        #: Card → its code: its points << 128, its suit-major bit (see
+        #: :func:`suit_major`) << 64, and its bit.  One sum over a hand gives
+        #: its points and both of its bitmasks (with fewer bits than cards when
+        #: two cards are equal): ``code & ID_BITS``, ``code >> 64 & ID_BITS``
+        #: and ``code >> 128``.
+        self.code_of = {
+            c: v << 128 | (suit_major([i]) << 64 if i != ctx.joker else 0) | 1 << i
+            for i, (c, v) in enumerate(zip(ctx.by_id, self.value_of_id, strict=True))
+        }
+        self.wild_mask = ctx.wild_mask
+        # For pack_holds: each card counted in a nibble of its own, and per
+        # number of copies the room below 8 that each nibble may fill.
+        self._count_of = {c: 1 << 4 * i for i, c in enumerate(ctx.by_id)}
+        self._room = {
+            copies: sum((7 - copies) << 4 * i for i in range(deck.size)) + ((7 - rules.jokers) << 4 * ctx.joker)
+            for copies in (1, 2)
+        }
+        #: Every meld of the deck without wilds (engine-id bitmask) → its points.
+        every = range(deck.size)
+        self.plain_meld_value = {
+            m: sum(self.value_of_id[b.bit_length() - 1] for b in low_bits(m))
+            for m in ctx.plain_melds(sum(1 << i for i in every), suit_major(every))
+        }
+
+    def pack_holds(self, cards: Sequence[Card], copies: int) -> bool:
+        """Whether a pack with ``copies`` of each card (and the rules' jokers)
+        holds all these cards: a quick yes for up to eight cards;
+        :func:`~companion.rules.validate.check_cards` says what is wrong
+        otherwise.  A nibble that reaches 8 counts one card too many."""
+        try:
+            counts = sum(map(self._count_of.__getitem__, cards))
+        except KeyError:
+            return False
+        return len(cards) <= 8 and not (counts + self._room[copies]) & _EIGHT_IN_EACH_NIBBLE
+
+
+def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
+    """Decorate a pure function of a rules value so that it runs once per
+    value: equal rules share the result.  The lookup goes by the object's
+    identity first, because hashing a whole rules value costs more than a
+    close check's arithmetic; each entry holds its rules object, so an id is
+    never reused while it is cached."""
+    by_value = lru_cache(maxsize=64)(build)
+    by_id: dict[int, tuple[Rules, T]] = {}
+
+    @wraps(build)
+    def cached(rules: Rules) -> T:
+        entry = by_id.get(id(rules))
+        if entry is not None and entry[0] is rules:
+            return entry[1]
+        result = by_value(rules)
+        if len(by_id) >= 256:
+            by_id.clear()
+        by_id[id(rules)] = (rules, result)
+        return result
+
+    return cached
+
+
+@per_rules
+def tables_for(rules: Rules) -> Tables:
+    """The solver's tables for these rules, built on first use."""
+    return Tables(rules)
+
+
+def meld_context(rules: Rules) -> MeldContext:
+    """The shared meld tables for these rules."""
+    return tables_for(rules).ctx
 
 
 BITS: list[tuple[int, ...]] = [tuple(i for i in range(8) if m >> i & 1) for m in range(256)]
@@ -290,23 +499,26 @@ class IndexedHand:
     """A hand of up to eight cards, indexed highest value first.
 
     ``melds`` maps each valid meld (a bitmask over the hand) to the fewest
-    wild cards it needs; ``meld_value`` to the points it takes off the hand.
+    wild cards it needs; ``meld_value`` to the points it takes off the hand;
+    ``values[i]`` is the points of card ``i``.  The highest-valued card of a
+    group of bits is its lowest bit (``high_first`` is False).
     """
 
-    __slots__ = ("_cards", "ctx", "full", "ids", "meld_value", "melds", "total", "values")
+    __slots__ = ("_cards", "_covers", "_maximal", "ctx", "full", "ids", "meld_value", "melds", "total", "values")
+    high_first = False
 
     def __init__(self, cards: Sequence[Card], rules: Rules, ctx: MeldContext | None = None) -> None:
-        ctx = ctx or meld_context(rules)
-        keys = rules.card_keys
-        keyed = sorted([keys[c] for c in cards])
-        self.ctx = ctx
+        tables = tables_for(rules)
+        keyed = sorted(map(rules.card_keys.__getitem__, cards))
+        self.ctx = ctx = ctx or tables.ctx
         self.ids = ids = [k & 255 for k in keyed]
         self._cards: tuple[Card, ...] | None = None
+        self._covers: list[tuple[tuple[int, ...], int, int]] | None = None
+        self._maximal: list[tuple[tuple[int, ...], int, int]] | None = None
         self.values = vals = [-(k >> 8) for k in keyed]
         self.total = sum(vals)
         self.full = (1 << len(keyed)) - 1
-        self.melds = melds = ctx.candidates(ids)
-        self.meld_value = {m: sum([vals[i] for i in BITS[m]]) for m in melds} if melds else melds
+        self.melds, self.meld_value = ctx.melds_in(ids, tables.value_of_id)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -318,14 +530,6 @@ class IndexedHand:
     @property
     def n(self) -> int:
         return len(self.ids)
-
-    @staticmethod
-    def pick(pool: int) -> int:
-        """The bit of the highest-valued card in ``pool`` (cards sort by value)."""
-        return pool & -pool
-
-    def bit_value(self, bit: int) -> int:
-        return self.values[bit.bit_length() - 1]
 
     def card_of_bit(self, bit: int) -> Card:
         return self.cards[bit.bit_length() - 1]
@@ -349,6 +553,18 @@ class IndexedHand:
     def combos(self) -> list[tuple[int, ...]]:
         return self.ctx.combos(self.melds)
 
+    def covers(self) -> list[tuple[tuple[int, ...], int, int]]:
+        """:func:`disjoint_combos` of the hand's melds (computed once)."""
+        if self._covers is None:
+            self._covers = disjoint_combos(self.melds, self.meld_value)
+        return self._covers
+
+    def maximal_covers(self) -> list[tuple[tuple[int, ...], int, int]]:
+        """:func:`maximal_combos` of the hand's melds (computed once; at most eight cards)."""
+        if self._maximal is None:
+            self._maximal = maximal_combos(self.melds, self.meld_value)
+        return self._maximal
+
     def meld_cards(self, mask: int) -> tuple[Card, ...]:
         """A meld's cards in reading order (see :func:`display_order`)."""
         return display_ids(self.ids_of(mask), self.ctx)
@@ -357,32 +573,44 @@ class IndexedHand:
 class PlainHand:
     """A hand of distinct real cards, none of them wild: one bitmask of engine
     ids, so melds come straight from :meth:`MeldContext.plain_melds` and
-    values from byte tables.  Same interface as :class:`IndexedHand`; most
+    values from the rules' tables.  Same interface as :class:`IndexedHand`,
+    except that bits are engine ids, so the highest-valued card of a group is
+    its highest bit (``high_first``: values never fall as ids rise).  Most
     hands in play are plain, and this is what makes close checks fast.
     """
 
-    __slots__ = ("_bytes", "_card_values", "ctx", "full", "meld_value", "melds", "total")
+    __slots__ = ("_covers", "_maximal", "_tables", "by_suit", "full", "total")
+    high_first = True
 
-    def __init__(self, held: int, total: int, rules: Rules, ctx: MeldContext) -> None:
-        self.ctx = ctx
+    def __init__(self, held: int, by_suit: int, total: int, tables: Tables) -> None:
         self.full = held
+        self.by_suit = by_suit
         self.total = total
-        self._bytes = tables = rules.cache.get("bytes") or _byte_values(rules)
-        self._card_values = rules.card_values
-        self.melds = melds = dict.fromkeys(ctx.plain_melds(held), 0)
-        self.meld_value = {m: _mask_value(m, tables) for m in melds} if melds else melds
+        self._tables = tables
+        self._covers: list[tuple[tuple[int, ...], int, int]] | None = None
+        self._maximal: list[tuple[tuple[int, ...], int, int]] | None = None
+
+    @property
+    def ctx(self) -> MeldContext:
+        return self._tables.ctx
+
+    @property
+    def values(self) -> list[int]:
+        """Engine id → points."""
+        return self._tables.value_of_id
+
+    @property
+    def melds(self) -> dict[int, int]:
+        return dict.fromkeys(self.ctx.plain_melds(self.full, self.by_suit), 0)
+
+    @property
+    def meld_value(self) -> dict[int, int]:
+        value = self._tables.plain_meld_value
+        return {m: value[m] for m in self.ctx.plain_melds(self.full, self.by_suit)}
 
     @property
     def n(self) -> int:
         return self.full.bit_count()
-
-    @staticmethod
-    def pick(pool: int) -> int:
-        """The bit of the highest-valued card: values never fall as ids rise."""
-        return 1 << (pool.bit_length() - 1)
-
-    def bit_value(self, bit: int) -> int:
-        return self._card_values[self.ctx.by_id[bit.bit_length() - 1]]
 
     def card_of_bit(self, bit: int) -> Card:
         return self.ctx.by_id[bit.bit_length() - 1]
@@ -393,49 +621,28 @@ class PlainHand:
     def combos(self) -> list[tuple[int, ...]]:
         return self.ctx.combos(self.melds)
 
+    def covers(self) -> list[tuple[tuple[int, ...], int, int]]:
+        """:func:`disjoint_combos` of the hand's melds (computed once)."""
+        if self._covers is None:
+            self._covers = disjoint_combos(self.ctx.plain_melds(self.full, self.by_suit), self._tables.plain_meld_value)
+        return self._covers
+
+    def maximal_covers(self) -> list[tuple[tuple[int, ...], int, int]]:
+        """:func:`maximal_combos` of the hand's melds (computed once; at most eight cards)."""
+        if self._maximal is None:
+            tables = self._tables
+            self._maximal = maximal_combos(tables.ctx.plain_melds(self.full, self.by_suit), tables.plain_meld_value)
+        return self._maximal
+
     def cards_of(self, mask: int) -> tuple[Card, ...]:
         by_id = self.ctx.by_id
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(by_id[low.bit_length() - 1])
-            mask ^= low
-        return tuple(out)
+        return tuple([by_id[bit.bit_length() - 1] for bit in low_bits(mask)])
 
     def points_of(self, mask: int) -> int:
-        return _mask_value(mask, self._bytes)
+        values = self.values
+        return sum([values[bit.bit_length() - 1] for bit in low_bits(mask)])
 
     meld_cards = cards_of  # ids ascending read well without wilds
-
-
-@lru_cache(maxsize=32)
-def _byte_table_cached(deck: Deck, values: tuple[tuple[Card, int], ...]) -> tuple[tuple[int, ...], ...]:
-    by_id = dict(values)
-    ids = [by_id.get(deck.card_of(i), 0) for i in range(deck.size + 1)]
-    ids += [0] * (-len(ids) % 8)
-    return tuple(
-        tuple(sum(ids[8 * k + b] for b in range(8) if byte >> b & 1) for byte in range(256))
-        for k in range(len(ids) // 8)
-    )
-
-
-def _byte_values(rules: Rules) -> tuple[tuple[int, ...], ...]:
-    """Per byte of a hand bitmask, the points of each byte value (cached)."""
-    tables = rules.cache.get("bytes")
-    if tables is None:
-        items = tuple(sorted(rules.card_values.items()))
-        tables = rules.cache["bytes"] = _byte_table_cached(rules.pack, items)
-    return tables
-
-
-def _mask_value(mask: int, tables: tuple[tuple[int, ...], ...]) -> int:
-    total = 0
-    k = 0
-    while mask:
-        total += tables[k][mask & 255]
-        mask >>= 8
-        k += 1
-    return total
 
 
 def display_order(cards: Sequence[Card], ctx: MeldContext) -> tuple[Card, ...]:
@@ -514,15 +721,7 @@ def best_melds(cards: Sequence[Card], rules: Rules, *, copies: int | None = None
 
 def best_combo(hand: IndexedHand) -> tuple[int, ...]:
     """The melds covering the most points; ties: fewest loose cards, fewest melds."""
-    meld_value = hand.meld_value
-
-    def key(combo: tuple[int, ...]) -> tuple[int, int, int, tuple[int, ...]]:
-        covered = 0
-        for m in combo:
-            covered |= m
-        return (-sum(meld_value[m] for m in combo), -covered.bit_count(), len(combo), combo)
-
-    return min(hand.combos(), key=key)
+    return min((-points, -covered.bit_count(), len(combo), combo) for combo, covered, points in hand.covers())[3]
 
 
 def sort_cards(cards: Sequence[Card]) -> tuple[Card, ...]:

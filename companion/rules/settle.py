@@ -244,6 +244,11 @@ def settle_hand(
     ``hands`` are in play order; the closer's has 8 cards (the best discard is
     chosen) or the 7 kept, the others 6–8 (a mis-draw still scores).
     ``choices`` maps a player index to one of their equally good alternatives.
+
+    >>> from companion.rules import get_rules, parse_cards
+    >>> hands = ["11c 11e 11b 5o 6o 7o 3c 12e", "5b 5c 5e 4o 12o 2c 1c", "2e 3b 6c 7b 10e 12c 12b"]
+    >>> settle_hand([parse_cards(h) for h in hands], get_rules("classic")).points  # Ben lays off 4o
+    [3, 13, 46]
     """
     n = len(hands)
     if not rules.min_players <= n <= rules.max_players:

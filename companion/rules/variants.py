@@ -96,8 +96,6 @@ class Rules:
     _values: tuple[int, ...] = field(default=(), repr=False, compare=False, init=False)
     _keys: dict[Card, int] = field(default_factory=dict, repr=False, compare=False, init=False)
     _card_values: dict[Card, int] = field(default_factory=dict, repr=False, compare=False, init=False)
-    #: Derived tables other modules keep with the rules (e.g. meld tables).
-    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_values", _value_table(self))

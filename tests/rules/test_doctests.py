@@ -11,5 +11,6 @@ MODULES = ["cards", "variants", "melds", "close", "settle", "match", "game"]
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(f"companion.rules.{name}")
-    failures, _tried = doctest.testmod(module)
+    failures, tried = doctest.testmod(module)
+    assert tried > 0, f"companion.rules.{name} has no docstring example to run"
     assert failures == 0

@@ -1,8 +1,14 @@
 """SPEC §3: melds, wild cards and the exact solver."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.rules import CardError, CountError, best_melds, get_rules, parse_cards
+from companion.rules.melds import meld_context
+
+from .reference import Ref, as_tuples
+from .test_properties import EXAMPLES, hands_of
 
 classic = get_rules("classic")
 
@@ -111,3 +117,35 @@ def test_card_counts_are_checked_against_the_pack():
     with pytest.raises(CardError) as error:
         best_melds(parse_cards("5o 5o"), get_rules("sweden"))
     assert error.value.field == "cards[1]"
+
+
+# -- the invariant exactness rests on (companion/rules/melds.py docstring) ----------
+LISTER_CONFIGS = {
+    "classic": ("classic", {}),
+    "two decks": ("classic", {"decks": 2}),
+    "two jokers": ("classic", {"jokers": 2}),
+    "two decks and two jokers": ("classic", {"decks": 2, "jokers": 2}),
+    "wild A♦ and a joker": ("classic", {"wild_cards": ["1o"], "jokers": 1}),
+    "two wild cards, two decks": ("italy", {"jokers": 1, "wild_cards": ["1o", "12b"], "decks": 2}),
+    "min_real 1, three jokers": ("fournier", {"jokers": 3, "min_real_cards": 1}),
+    "one wild per meld": ("classic", {"jokers": 2, "max_wilds_per_meld": 1}),
+    "french52 and a joker": ("classic", {"deck": "french52", "jokers": 1}),
+}
+
+
+@pytest.mark.parametrize("name", list(LISTER_CONFIGS))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_candidate_lister_lists_exactly_the_subsets_that_are_melds(name, data):
+    """Brute force over every subset of the hand: the lister must give each
+    subset that is a meld, with its fewest wild cards, and nothing else."""
+    preset, options = LISTER_CONFIGS[name]
+    rules = get_rules(preset, **options)
+    cards = data.draw(hands_of(rules, rules.copies(None), data.draw(st.integers(3, 8))))
+    ref = Ref(rules)
+    expected = {}
+    for mask in range(1, 1 << len(cards)):
+        wilds = ref.meld_wilds(as_tuples([c for i, c in enumerate(cards) if mask >> i & 1]))
+        if wilds is not None:
+            expected[mask] = wilds
+    assert meld_context(rules).candidates([rules.pack.card_id(c) for c in cards]) == expected

@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import JOKER, best_melds, check_close, get_rules, settle_hand
+from companion.rules import JOKER, CardError, best_melds, check_close, get_rules, settle_hand
+from companion.rules.close import CloseOption, _option_rows, best_close, close_facts, make_hand
 from companion.rules.melds import meld_context
+from companion.rules.validate import check_cards
 
 from .reference import Ref, as_tuples
 
@@ -26,6 +28,7 @@ CONFIGS = {
     "min_real 1": ("fournier", {"jokers": 2, "min_real_cards": 1}),
     "french52 ten": ("classic", {"deck": "french52", "court_values": "ten", "jokers": 1}),
     "italy wild+jokers": ("italy", {"jokers": 1, "wild_cards": ["1o", "12b"]}),
+    "positive all-combined score": ("classic", {"jokers": 1, "all_combined_bonus": 3, "chinchon": 2}),
 }
 # CHINCHON_EXAMPLES=5000 for a long soak; the default keeps the suite quick.
 EXAMPLES = int(os.environ.get("CHINCHON_EXAMPLES", "120"))
@@ -86,6 +89,24 @@ def test_close_matches_brute_force(name, data):
     assert sorted(shown) == sorted(cards)
 
 
+@pytest.mark.parametrize("name", list(CONFIGS))
+@PROFILE
+@given(data=st.data())
+def test_best_close_of_the_combinations_no_meld_can_join_is_the_best_of_all(name, data):
+    """``more_melds_never_hurt``: when the rules pay no positive score for an
+    all-combined close, the search may skip every combination of melds that
+    another meld could join; the answer (tie-breaks included) is the same."""
+    preset, options = CONFIGS[name]
+    rules = get_rules(preset, **options)
+    cards = data.draw(hands_of(rules, rules.copies(None), data.draw(st.sampled_from([7, 8]))))
+    first_round = data.draw(st.booleans())
+    hand = make_hand(cards, rules)
+    facts = close_facts(rules)
+    assert facts.maximal_only == (name != "positive all-combined score")
+    every = min(_option_rows(hand, rules, first_round, None, hand.covers(), facts.loose_limit))
+    assert best_close(hand, rules, first_round) == CloseOption._make(every)
+
+
 @pytest.mark.parametrize(
     "name", ["classic", "fournier", "italy", "classic+2 jokers", "two decks+jokers", "classic+wild A♦"]
 )
@@ -103,8 +124,7 @@ def test_each_player_gets_their_lowest_points_given_the_table(name, data):
     hands = [list(cards[i * 7 : i * 7 + 7]) for i in range(players)]
     hands[0].append(cards[7 * players])
     result = settle_hand(hands, rules, 0)
-    if not result.legal:
-        return
+    assume(result.legal)
     ref = Ref(rules)
     closer = result.results[0]
     full = not closer.deadwood
@@ -129,3 +149,25 @@ def test_each_player_gets_their_lowest_points_given_the_table(name, data):
             table[(p, j)] = list(m)
         laid = [x.card for x in r.layoffs]
         assert sorted([*(c for m in r.melds for c in m), *laid, *r.deadwood]) == sorted(hands[p])
+
+
+@pytest.mark.parametrize("name", ["classic", "sweden", "classic+2 jokers", "two decks+jokers", "french52 ten"])
+@PROFILE
+@given(data=st.data())
+def test_close_refuses_exactly_the_hands_the_pack_cannot_hold(name, data):
+    """The close check's quick count of copies agrees with the card checker."""
+    preset, options = CONFIGS[name]
+    rules = get_rules(preset, **options)
+    players = data.draw(st.sampled_from([None, 2, 6]))
+    cards = data.draw(st.lists(st.sampled_from([*rules.pack.cards(), JOKER]), min_size=8, max_size=8))
+    try:
+        check_cards(cards, rules, rules.copies(players))
+        expected = None
+    except CardError as error:
+        expected = error.field
+    try:
+        check_close(cards, rules, players=players)
+        got = None
+    except CardError as error:
+        got = error.field
+    assert got == expected

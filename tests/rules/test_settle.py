@@ -90,7 +90,8 @@ def test_chinchon_wins_the_match_and_the_others_still_score():
 
 def test_an_illegal_close_settles_nothing():
     result = settle(["1o 2o 3o 5c 5e 5o 6c 12b", "10o 1c 3b 4b 5b 10c 11e"])
-    assert not result.legal and result.results is None and result.reason
+    assert not result.legal and result.results is None
+    assert result.verdict.why.code == "one_card_high" and result.verdict.why.params["over"] == 2
 
 
 def test_tie_break_leaves_later_players_the_highest_total():
