@@ -221,13 +221,20 @@ def preview(current, state: EntryState):
 
 
 def _save(table, token, current, state, *, replaces=None):
+    # A hand sent again by the phone's offline queue (offline.js) reads the
+    # outcome as JSON instead of following a redirect.
+    queued = request.headers.get("X-Chinchon-Queue") == "1"
     try:
         data = to_input(state, current)
         hand = store_hand(table, state.version, state.submission, data, replaces=replaces)
     except AlreadySaved:
+        if queued:
+            return _queue_answer(table, "stored")
         flash(_("This hand was already saved."), "ok")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except StaleError:
+        if queued:
+            return _queue_answer(table, "stale", 409)
         flash(
             _(
                 "Someone else saved a change to this table meanwhile. Check the score below, then enter the hand again if it is missing."
@@ -237,9 +244,13 @@ def _save(table, token, current, state, *, replaces=None):
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except ChinchonError as error:
         db.session.rollback()
+        if queued:
+            return _queue_answer(table, "refused", 400, error=error_text(error), field=error.field)
         return _entry_page(
             table, token, current, state, error=error, hand_number=replaces.number if replaces else None, status=400
         )
+    if queued:
+        return _queue_answer(table, "stored", 201)
     if replaces is not None:
         flash(_("Hand %(number)s corrected; every later total was recomputed.", number=hand.number), "ok")
     else:
@@ -247,11 +258,30 @@ def _save(table, token, current, state, *, replaces=None):
     return redirect(url_for("tables.scoreboard", token=token)), 303
 
 
+def _queue_answer(table, status: str, code: int = 200, **extra):
+    """The outcome for the offline queue: the table's version now, and the last
+    hand stored (shown beside a pending hand that met a newer version)."""
+    current = standing(table)
+    names = table.names
+    last = None
+    if current.rows:
+        row = current.rows[-1]
+        last = {
+            "number": row.hand.number,
+            "closer": names[row.hand.closer_seat],
+            "points": [[names[seat], points] for seat, points in sorted(row.points.items())],
+        }
+    answer = {"status": status, "version": table.version, "next_number": current.next_number, "last": last}
+    return {**answer, **extra}, code
+
+
 @bp.route("/t/<token>/hands/new", methods=["GET", "POST"])
 def new_hand(token: str):
     table, _role = writable(token, by_hand=True)
     current = standing(table)
     if current.state.finished:
+        if request.headers.get("X-Chinchon-Queue") == "1":
+            return _queue_answer(table, "refused", 400, error=_("The match is over."), field="closer")
         flash(_("The match is over."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     if request.method == "GET":
