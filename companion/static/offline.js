@@ -24,6 +24,7 @@
   const WAKE = "chinchon-wake";
   const DRAFT_DAYS = 2;
   const RETRY_MS = 30000;
+  const ENTER_HAND = "a[href$='/hands/new']:not([data-change])";
   const loadedAt = Date.now();
   let texts = {};
   let notice = ""; // "2 hands sent.", shown once on the scoreboard
@@ -72,6 +73,11 @@
   function handForm(el) {
     const form = el && el.closest ? el.closest("form[data-draft]") : null;
     return form || document.querySelector("form[data-draft]");
+  }
+
+  // Not form.action: the Save button is named "action" and would shadow it.
+  function formAction(form) {
+    return new URL(form.getAttribute("action") || location.href, location.href).href;
   }
 
   function tokenOf(url) {
@@ -192,6 +198,11 @@
     return read(QUEUE, []);
   }
 
+  // An empty queue leaves nothing behind in the phone's storage.
+  function saveQueue(entries) {
+    write(QUEUE, entries.length ? entries : null);
+  }
+
   function ofTable(entries, token) {
     return entries.filter(function (e) { return e.token === token; });
   }
@@ -209,12 +220,12 @@
   function editingEntry(form) {
     const id = session(EDITING);
     const entry = id ? queue().find(function (e) { return e.id === id; }) : null;
-    return entry && form && pathOf(form.action) === entry.url ? entry : null;
+    return entry && form && pathOf(formAction(form)) === entry.url ? entry : null;
   }
 
   function keep(form, submitter) {
     const entries = queue();
-    const token = tokenOf(form.action);
+    const token = tokenOf(formAction(form));
     const mine = ofTable(entries, token);
     const fields = fieldsOf(form);
     const editing = editingEntry(form);
@@ -229,7 +240,7 @@
       entry = {
         id: newId(),
         token: token,
-        url: pathOf(form.action),
+        url: pathOf(formAction(form)),
         edit: form.dataset.draft.split(":")[1] === "edit",
         // A copy kept by the service worker shows the same id each time it is opened.
         submission: used ? newId() : submission,
@@ -243,7 +254,7 @@
     entry.summary = summaryOf(form, fields);
     entry.state = "pending";
     entry.reason = entry.last = entry.error = null;
-    write(QUEUE, entries);
+    saveQueue(entries);
     write(draftKey(form), null);
     form.dataset.queued = entry.id;
     session(EDITING, null);
@@ -259,7 +270,7 @@
   function afterSending(form, id, submitter) {
     const entry = queue().find(function (e) { return e.id === id; });
     if (!entry) {
-      location.href = "/t/" + tokenOf(form.action);
+      location.href = "/t/" + tokenOf(formAction(form));
     } else if (entry.state === "refused") {
       note(submitter, t("refused") + " " + entry.reason, "alert");
     } else if (entry.state === "stale" || entry.error) {
@@ -311,7 +322,7 @@
         } else {
           entry.error = outcome.status ? "HTTP " + outcome.status : "network";
         }
-        write(QUEUE, entries);
+        saveQueue(entries);
         if (!answer || answer.status !== "stored") break;
       }
     }
@@ -372,7 +383,7 @@
       const from = entry.state === "stale" ? entry.serverNext : Math.min(entry.edit ? firstNew.number : entry.number, firstNew.number);
       renumber(entries, entry.token, from);
     }
-    write(QUEUE, entries);
+    saveQueue(entries);
     render();
     flush();
   }
@@ -384,7 +395,7 @@
     entry.version = entry.serverVersion;
     entry.state = "pending";
     renumber(entries, entry.token, entry.serverNext);
-    write(QUEUE, entries);
+    saveQueue(entries);
     flush();
   }
 
@@ -494,7 +505,7 @@
       entries.forEach(function (e) { list.appendChild(pendingItem(e)); });
       box.appendChild(list);
     }
-    const enter = document.querySelector("a[href$='/hands/new']");
+    const enter = document.querySelector(ENTER_HAND);
     const pendingNew = entries.filter(function (e) { return !e.edit; });
     if (enter && pendingNew.length) {
       enter.textContent = enter.textContent.replace(/\d+/, String(pendingNew[pendingNew.length - 1].number + 1));
@@ -523,7 +534,7 @@
     }
     session(EDITING, null);
     restoreDraft(form);
-    const pending = ofTable(queue(), tokenOf(form.action)).filter(function (e) { return !e.edit; });
+    const pending = ofTable(queue(), tokenOf(formAction(form))).filter(function (e) { return !e.edit; });
     if (form.dataset.draft.split(":")[1] === "new" && pending.length) {
       renumberPage(form, Math.max(formNumber(form), pending[pending.length - 1].number + 1));
     }
@@ -536,6 +547,8 @@
     const kept = Number(document.body.dataset.keptAt) || 0;
     const offline = navigator.onLine === false;
     box.hidden = !kept && !offline;
+    // A kept copy's messages ("Hand 1 saved.") were said long ago.
+    if (kept) document.querySelectorAll(".flashes").forEach(function (f) { f.hidden = true; });
     if (box.hidden) return;
     const time = new Intl.DateTimeFormat(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
     box.textContent = t("asOf", { time: time.format(new Date(kept || loadedAt)) });
@@ -549,7 +562,7 @@
     const isHand = form.matches("form[data-draft]");
     const saving = isHand && submitter && submitter.name === "action" && submitter.value === "save";
     const offline = navigator.onLine === false;
-    if (saving && (offline || form.dataset.queued || editingEntry(form) || ofTable(queue(), tokenOf(form.action)).length)) {
+    if (saving && (offline || form.dataset.queued || editingEntry(form) || ofTable(queue(), tokenOf(formAction(form))).length)) {
       // Offline, or behind hands still waiting: this hand joins the queue, in order.
       event.preventDefault();
       keep(form, submitter);
@@ -639,11 +652,11 @@
   // -- start --------------------------------------------------------------------------
   function worker() {
     if (!("serviceWorker" in navigator) || !document.body.dataset.sw) return;
-    navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* not fatal */ });
     if (document.body.dataset.keptAt || navigator.onLine === false) return;
+    navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* not fatal */ });
     const paths = [];
     // Hand entry must open offline too, at the current version of the table.
-    const enter = scoreboardToken() && document.querySelector("a[href$='/hands/new']");
+    const enter = scoreboardToken() && document.querySelector(ENTER_HAND);
     if (enter) paths.push(pathOf(enter.href));
     // The offline page in the language chosen last.
     const lang = document.documentElement.lang;
@@ -680,5 +693,17 @@
     }, RETRY_MS);
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();
+  // After htmx has set up the page (its DOMContentLoaded listener comes first):
+  // a restored form's change event must reach it.
+  let started = false;
+  function start() {
+    if (started) return;
+    started = true;
+    ready();
+  }
+  if (document.readyState === "complete") start();
+  else {
+    document.addEventListener("DOMContentLoaded", start);
+    window.addEventListener("load", start);
+  }
 })();

@@ -234,7 +234,7 @@ def _save(table, token, current, state, *, replaces=None):
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except StaleError:
         if queued:
-            return _queue_answer(table, "stale", 409)
+            return _queue_answer(table, "stale")
         flash(
             _(
                 "Someone else saved a change to this table meanwhile. Check the score below, then enter the hand again if it is missing."
@@ -245,12 +245,12 @@ def _save(table, token, current, state, *, replaces=None):
     except ChinchonError as error:
         db.session.rollback()
         if queued:
-            return _queue_answer(table, "refused", 400, error=error_text(error), field=error.field)
+            return _queue_answer(table, "refused", error=error_text(error), field=error.field)
         return _entry_page(
             table, token, current, state, error=error, hand_number=replaces.number if replaces else None, status=400
         )
     if queued:
-        return _queue_answer(table, "stored", 201)
+        return _queue_answer(table, "stored")
     if replaces is not None:
         flash(_("Hand %(number)s corrected; every later total was recomputed.", number=hand.number), "ok")
     else:
@@ -258,9 +258,10 @@ def _save(table, token, current, state, *, replaces=None):
     return redirect(url_for("tables.scoreboard", token=token)), 303
 
 
-def _queue_answer(table, status: str, code: int = 200, **extra):
-    """The outcome for the offline queue: the table's version now, and the last
-    hand stored (shown beside a pending hand that met a newer version)."""
+def _queue_answer(table, status: str, **extra):
+    """The outcome for the offline queue (``stored``, ``stale`` or ``refused``:
+    the request itself went well, so 200), the table's version now, and the
+    last hand stored (shown beside a pending hand that met a newer version)."""
     current = standing(table)
     names = table.names
     last = None
@@ -272,7 +273,7 @@ def _queue_answer(table, status: str, code: int = 200, **extra):
             "points": [[names[seat], points] for seat, points in sorted(row.points.items())],
         }
     answer = {"status": status, "version": table.version, "next_number": current.next_number, "last": last}
-    return {**answer, **extra}, code
+    return {**answer, **extra}
 
 
 @bp.route("/t/<token>/hands/new", methods=["GET", "POST"])
@@ -281,7 +282,7 @@ def new_hand(token: str):
     current = standing(table)
     if current.state.finished:
         if request.headers.get("X-Chinchon-Queue") == "1":
-            return _queue_answer(table, "refused", 400, error=_("The match is over."), field="closer")
+            return _queue_answer(table, "refused", error=_("The match is over."), field="closer")
         flash(_("The match is over."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     if request.method == "GET":

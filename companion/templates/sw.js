@@ -9,8 +9,10 @@ const STATIC = "chinchon-static-" + VERSION;
 const PAGES = "chinchon-pages"; // kept across releases
 const ASSETS = {{ assets|tojson }};
 const OFFLINE = "{{ url_for('main.offline') }}";
-// Home, a table's scoreboard, its history (with the chart) and hand entry.
+// Home, a table's scoreboard, its history (with the chart) and hand entry;
+// and the QR code the scoreboard shows.
 const KEPT = /^\/(t\/[^/]+(\/history|\/hands\/new)?)?$/;
+const KEPT_IMAGE = /^\/t\/[^/]+\/qr\.svg$/;
 // A signal this weak is no connection: show the kept copy instead of waiting.
 const NETWORK_TIMEOUT_MS = 6000;
 
@@ -41,6 +43,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(page(event, url));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(staticFile(request));
+  } else if (KEPT_IMAGE.test(url.pathname)) {
+    event.respondWith(image(event, url));
   }
 });
 
@@ -67,6 +71,16 @@ async function page(event, url) {
   }
 }
 
+async function image(event, url) {
+  try {
+    const response = await fetch(event.request);
+    event.waitUntil(store(url.pathname, response.clone()));
+    return response;
+  } catch (error) {
+    return (await caches.match(url.pathname)) || Response.error();
+  }
+}
+
 async function keep(path) {
   return store(path, await fetch(path, { credentials: "same-origin" }));
 }
@@ -74,8 +88,8 @@ async function keep(path) {
 async function store(path, response) {
   const cache = await caches.open(PAGES);
   if (response.status === 404 || response.status === 410) return cache.delete(path);
-  const html = (response.headers.get("Content-Type") || "").startsWith("text/html");
-  if (!response.ok || response.redirected || !html) return false;
+  const type = response.headers.get("Content-Type") || "";
+  if (!response.ok || response.redirected || !/^(text\/html|image\/svg\+xml)/.test(type)) return false;
   const headers = new Headers(response.headers);
   headers.set("X-Kept-At", String(Date.now()));
   const body = await response.blob();
