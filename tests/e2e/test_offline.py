@@ -133,6 +133,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     page.close()
     page = context.new_page()
     page.goto(scoreboard)
+    expect(page.locator("body[data-kept-at]")).to_have_count(1)
     expect(page.locator("#offline-banner")).to_contain_text("offline · as of")
     pending = page.locator("#pending-hands")
     expect(pending).to_contain_text("2 hands waiting to be sent")
@@ -188,3 +189,81 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     left = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('chinchon-'))")
     assert [k for k in left if k not in ("chinchon-offline-lang",)] == []
     assert page.evaluate("localStorage.getItem('chinchon-queue')") in (None, "[]")
+
+
+def start_table(page: Page, live_server: str, names: list[str]) -> str:
+    page.goto(live_server + "/tables/new")
+    for i, name in enumerate(names):
+        page.fill(f"#players-{i}", name)
+    page.get_by_role("button", name="Start the table").click()
+    expect(page.locator(".status")).to_contain_text("Hand 1")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    return page.url
+
+
+def test_kept_pages_and_the_offline_page_speak_the_chosen_language(page: Page, context: BrowserContext, live_server):
+    scoreboard = start_table(page, live_server, ["Ana", "Ben"])
+    page.get_by_role("link", name="History").click()
+    page.wait_for_url("**/history")
+    history = page.url
+    # Switch to German on the history page: the kept copies follow.
+    page.locator("details.lang summary").click()
+    page.locator("a[lang=de]").click()
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    kept_copy_shows(page, "/offline", '<html lang="de">')
+    kept_copy_shows(page, pathlib_path(history), '<html lang="de">')
+
+    context.set_offline(True)
+    # The scoreboard was last opened in English: its copy, and its mark, are English.
+    page.goto(scoreboard)
+    expect(page.locator("h1")).to_have_text("Table")
+    expect(page.locator("body[data-kept-at]")).to_have_count(1)  # the phone's copy, not the network's
+    expect(page.locator("#offline-banner")).to_have_text(re.compile(r"^offline · as of \d\d:\d\d"))
+    page.goto(history)
+    expect(page.locator("h1")).to_have_text("Verlauf")
+    expect(page.locator("body[data-kept-at]")).to_have_count(1)
+    expect(page.locator("#offline-banner")).to_have_text(re.compile(r"^offline · Stand \d\d:\d\d$"))
+
+    # A page this phone never opened: the offline page, in German.
+    page.goto(live_server + "/referee/close")
+    expect(page.locator("h1")).to_have_text("Keine Verbindung")
+    page.get_by_role("link", name="Erneut versuchen").click()
+    expect(page).to_have_url(live_server + "/referee/close")
+    expect(page.locator("h1")).to_have_text("Keine Verbindung")
+    # "Try again" reloads the page the person was on, not home.
+    context.set_offline(False)
+    page.get_by_role("link", name="Erneut versuchen").click()
+    expect(page).to_have_url(live_server + "/referee/close")
+    expect(page.locator("h1")).not_to_have_text("Keine Verbindung")
+
+
+def pathlib_path(url: str) -> str:
+    return "/" + url.split("/", 3)[3]
+
+
+def test_back_to_a_page_that_came_from_a_form_post_shows_that_page(page: Page, live_server: str):
+    scoreboard = start_table(page, live_server, ["Ana", "Ben", "Carla"])
+    page.get_by_role("link", name="Enter hand 1").click()
+    # Points only: the form is posted and the server answers with the points form.
+    page.locator("label.pill:has(input[name=mode][value='points'])").click()
+    page.wait_for_selector("input[name=p0]")
+    page.get_by_role("link", name="Scoreboard").click()
+    expect(page).to_have_url(scoreboard)
+    page.go_back()
+    expect(page.locator("h1")).to_have_text("Hand 1")
+    expect(page.locator("input[name=p0]")).to_be_visible()
+    expect(page.locator("body")).not_to_contain_text("No connection")
+
+
+def test_the_screen_toggle_says_when_the_phone_refuses(page: Page, live_server: str):
+    page.add_init_script(
+        """Object.defineProperty(navigator, "wakeLock", {value: {request: () =>
+             Promise.reject(new DOMException("Battery saver is on", "NotAllowedError"))}});"""
+    )
+    start_table(page, live_server, ["Ana", "Ben"])
+    page.get_by_role("link", name="Enter hand 1").click()
+    toggle = page.get_by_role("button", name="Keep the screen on")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(".wake-note")).to_have_text("This phone would not keep the screen on.")
+    expect(page.locator(".wake-note")).to_have_attribute("role", "status")
