@@ -420,6 +420,7 @@
     box.className = "offline-note" + (role === "alert" ? " error" : "");
     box.hidden = !text;
     box.textContent = text;
+    if (text && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
   }
 
   function describe(summary, number) {
@@ -460,6 +461,12 @@
     } else {
       item.appendChild(describe(entry.summary, entry.number));
     }
+    // What was entered, player by player: cards as tokens, or points.
+    const entered = el("ul", "pending-cards");
+    entry.summary.players.forEach(function (p) {
+      if (p[1]) entered.appendChild(el("li", "", p[0] + ": " + p[1]));
+    });
+    if (entered.children.length) item.appendChild(entered);
     if (entry.state === "refused") item.appendChild(el("p", "error", t("refused") + " " + entry.reason));
     if (entry.state === "pending" && entry.error && navigator.onLine !== false) {
       item.appendChild(el("p", "hint", t("retry", { reason: entry.error })));

@@ -140,6 +140,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     expect(pending.locator(".pending-hand").nth(0)).to_contain_text("Hand 2 · Ben closed not checked yet")
     expect(pending.locator(".pending-hand").nth(1)).to_contain_text("Hand 3 · Ana closed not checked yet")
     assert totals(page) == after_1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     # Meanwhile a second phone, online, saves hand 2 itself.
     other = browser.new_context(**PHONE)
