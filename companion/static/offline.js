@@ -680,7 +680,7 @@
     try { texts = JSON.parse((data && data.dataset.texts) || "{}"); } catch (e) { texts = {}; }
     banner();
     const form = document.querySelector("form[data-draft]");
-    sweepDrafts(form);
+    try { sweepDrafts(form); } catch (e) { /* storage unavailable: nothing to sweep */ }
     if (form) prepareHandPage(form);
     else session(EDITING, null);
     notice = session(NOTICE) || "";
