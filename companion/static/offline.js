@@ -265,30 +265,25 @@
     }
   }
 
-  // Online, a changed or queued hand was sent at once: show the scoreboard, or
-  // the reason right here when the engine refused it.
+  // Online, a changed or queued hand was sent at once: the reason right here
+  // when the engine refused it, else the scoreboard (with what still waits).
   function afterSending(form, id, submitter) {
     const entry = queue().find(function (e) { return e.id === id; });
-    if (!entry) {
-      location.href = "/t/" + tokenOf(formAction(form));
-    } else if (entry.state === "refused") {
-      note(submitter, t("refused") + " " + entry.reason, "alert");
-    } else if (entry.state === "stale" || entry.error) {
-      location.href = "/t/" + entry.token;
-    }
+    if (entry && entry.state === "refused") note(submitter, t("refused") + " " + entry.reason, "alert");
+    else location.href = "/t/" + tokenOf(formAction(form));
   }
 
   let flushing = null;
 
-  // Sends what waits; resolves to the number of hands stored.
+  // Sends what waits; resolves to the number of hands stored.  A call during
+  // a round of sending runs again after it (a hand kept meanwhile goes too).
   function flush() {
     if (navigator.onLine === false) return Promise.resolve(0);
-    if (!flushing) {
-      const run = function () { return sendAll(); };
-      flushing = (navigator.locks ? navigator.locks.request(QUEUE, run) : run())
-        .catch(function () { return 0; /* the network dropped again: the next retry takes it */ })
-        .then(function (sent) { flushing = null; render(); return sent; });
-    }
+    if (flushing) return flushing.then(function (sent) { return flush().then(function (more) { return sent + more; }); });
+    const run = function () { return sendAll(); };
+    flushing = (navigator.locks ? navigator.locks.request(QUEUE, run) : run())
+      .catch(function () { return 0; /* the network dropped again: the next retry takes it */ })
+      .then(function (sent) { flushing = null; render(); return sent; });
     return flushing;
   }
 
