@@ -60,6 +60,7 @@ self.addEventListener("message", (event) => {
 async function page(event, url) {
   const kept = KEPT.test(url.pathname);
   try {
+    if (self.navigator.onLine === false) throw new Error("offline"); // no need to wait for the network
     const response = await timeout(fetch(event.request), NETWORK_TIMEOUT_MS);
     if (kept) event.waitUntil(store(url.pathname, response.clone()));
     return response;
