@@ -109,8 +109,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
 
     # The signal goes.  Hand 2 is entered from the phone's copy of the page.
     context.set_offline(True)
-    page.get_by_role("link", name="Enter hand 2").click()
-    expect(page.locator("h1")).to_have_text("Hand 2", timeout=WAKING_WORKER_MS)
+    tap_offline(page, "Enter hand 2", "Hand 2")
     expect(page.locator("#offline-banner")).to_contain_text(re.compile(r"offline · as of \d\d:\d\d"))
     tap_cards(page, 1, HAND_2)
     expect(page.locator("#verdict")).to_contain_text("Not checked yet")
@@ -125,10 +124,9 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     assert button_box and note_box and 0 <= note_box["y"] - (button_box["y"] + button_box["height"]) < 40
 
     # Hand 3: Ana "closes" with 17 points loose, which the engine will refuse.
-    page.get_by_role("link", name="Scoreboard").click()
-    expect(page.locator("#pending-hands")).to_contain_text("1 hand waiting to be sent", timeout=WAKING_WORKER_MS)
-    page.get_by_role("link", name="Enter hand 3").click()
-    expect(page.locator("h1")).to_have_text("Hand 3", timeout=WAKING_WORKER_MS)
+    tap_offline(page, "Scoreboard", "Table")
+    expect(page.locator("#pending-hands")).to_contain_text("1 hand waiting to be sent")
+    tap_offline(page, "Enter hand 3", "Hand 3")
     tap_cards(page, 0, HAND_3)
     save(page)
     expect(page.locator("#offline-note")).to_contain_text("2 hands waiting to be sent")
@@ -136,8 +134,8 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     # The browser is closed and opened again, still without signal.
     page.close()
     page = context.new_page()
-    page.goto(scoreboard)
-    expect(page.locator("#offline-banner")).to_contain_text("offline · as of", timeout=WAKING_WORKER_MS)
+    visit_offline(page, scoreboard, "Table")
+    expect(page.locator("#offline-banner")).to_contain_text("offline · as of")
     expect(page.locator("body[data-kept-at]")).to_have_count(1)
     pending = page.locator("#pending-hands")
     expect(pending).to_contain_text("2 hands waiting to be sent")
@@ -261,6 +259,18 @@ def visit_offline(page: Page, url: str, heading: str) -> None:
                 raise
 
 
+def tap_offline(page: Page, link: str, heading: str) -> None:
+    """Follow a link with the connection cut (see :func:`visit_offline`)."""
+    for attempt in range(2):
+        page.get_by_role("link", name=link).click()
+        try:
+            expect(page.locator("h1")).to_have_text(heading, timeout=WAKING_WORKER_MS)
+            return
+        except AssertionError:
+            if attempt:
+                raise
+
+
 def pathlib_path(url: str) -> str:
     return "/" + url.split("/", 3)[3]
 
@@ -299,13 +309,11 @@ def test_hands_kept_offline_go_in_order_when_the_signal_returns(page: Page, cont
     kept_copy_shows(page, f"/t/{owner}/hands/new", "Save hand 1")
     context.set_offline(True)
     for number, (closer, hand) in enumerate([(0, HAND_1), (1, HAND_2)], start=1):
-        page.get_by_role("link", name=f"Enter hand {number}").click()
-        expect(page.locator("h1")).to_have_text(f"Hand {number}", timeout=WAKING_WORKER_MS)
+        tap_offline(page, f"Enter hand {number}", f"Hand {number}")
         tap_cards(page, closer, hand)
         save(page)
         expect(page.locator("#offline-note")).to_contain_text(f"hand {number} is kept on this phone")
-        page.get_by_role("link", name="Scoreboard").click()
-        expect(page.locator("h1")).to_have_text("Table", timeout=WAKING_WORKER_MS)
+        tap_offline(page, "Scoreboard", "Table")
     expect(page.locator("#pending-hands h2")).to_have_text("2 hands waiting to be sent")
 
     context.set_offline(False)
