@@ -1,17 +1,43 @@
-"""Jinja helpers: card faces and names, rule explanations, the language list."""
+"""Jinja helpers: card faces and names, rule explanations, the language list,
+content-hashed static URLs and the words the offline script shows."""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import uuid
 
-from flask import Flask, render_template, request
-from flask_babel import get_locale
+from flask import Flask, current_app, render_template, request
+from flask_babel import get_locale, ngettext
+from flask_babel import gettext as _
 
 from .i18n import LANGUAGES, card_label, card_name, money, possessive, preset_name, reason_text, refusal_text, suit_name
 from .rules import parse_card
 
+#: A year: a static URL carries its file's hash, so its content never changes.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
 
 def init_app(app: Flask) -> None:
+    app.extensions["static_hashes"] = static_hashes(app.static_folder or "")
+
+    @app.url_defaults
+    def hashed_static(endpoint: str, values: dict) -> None:
+        """``url_for('static', filename=f)`` gives ``/static/f?v=<hash>``: a new
+        release never pairs new HTML with a cached old stylesheet or script."""
+        if endpoint == "static" and "v" not in values:
+            digest = app.extensions["static_hashes"].get(values.get("filename", ""))
+            if digest:
+                values["v"] = digest
+
+    @app.after_request
+    def cache_hashed_static(response):
+        if request.endpoint == "static" and response.status_code == 200:
+            filename = (request.view_args or {}).get("filename", "")
+            if request.args.get("v") and request.args.get("v") == app.extensions["static_hashes"].get(filename):
+                response.headers["Cache-Control"] = IMMUTABLE
+        return response
+
     @app.context_processor
     def helpers() -> dict:
         return {
@@ -28,7 +54,57 @@ def init_app(app: Flask) -> None:
             "parse_card": parse_card,
             "current_path": request.full_path.rstrip("?") if request else "/",
             "new_submission": lambda: uuid.uuid4().hex,
+            "offline_texts": offline_texts,
         }
+
+
+def static_hashes(folder: str) -> dict[str, str]:
+    """Every static file's content hash (12 hex digits), computed once at start-up."""
+    hashes: dict[str, str] = {}
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()[:12]
+            hashes[os.path.relpath(path, folder).replace(os.sep, "/")] = digest
+    return hashes
+
+
+def static_hash(filename: str) -> str:
+    return current_app.extensions["static_hashes"][filename]
+
+
+def offline_texts() -> dict[str, str]:
+    """What offline.js says, in the page's language (``{n}``, ``{time}``... are
+    filled in by the script)."""
+    return {
+        "asOf": _("offline · as of %(time)s", time="{time}"),
+        "queueOne": ngettext("%(count)s hand waiting to be sent", "%(count)s hands waiting to be sent", 1, count="{n}"),
+        "queueOther": ngettext(
+            "%(count)s hand waiting to be sent", "%(count)s hands waiting to be sent", 2, count="{n}"
+        ),
+        "hand": _("Hand %(number)s", number="{n}"),
+        "closed": _("%(name)s closed", name="{name}"),
+        "unchecked": _("not checked yet"),
+        "uncheckedLong": _("Not checked yet: the rules engine checks these cards when the hand is sent."),
+        "kept": _(
+            "No connection: hand %(number)s is kept on this phone and will be sent by itself when the connection returns.",
+            number="{n}",
+        ),
+        "notSent": _("No connection: nothing was sent. Try again when the connection returns."),
+        "editing": _("You are changing a hand that is waiting to be sent."),
+        "edit": _("Change"),
+        "drop": _("Drop"),
+        "refused": _("The rules engine refused this hand:"),
+        "stale": _("Another phone saved this table meanwhile. Stored on the server:"),
+        "yours": _("Yours, not sent:"),
+        "sendMine": _("Send mine as the next hand"),
+        "dropMine": _("Drop mine"),
+        "sent": ngettext("%(count)s hand sent.", "%(count)s hands sent.", 1, count="{n}"),
+        "sentOther": ngettext("%(count)s hand sent.", "%(count)s hands sent.", 2, count="{n}"),
+        "retry": _("Not sent yet (%(reason)s); trying again shortly.", reason="{reason}"),
+        "wakeRefused": _("This phone would not keep the screen on."),
+    }
 
 
 def render_page(page: str, fragment: str, target: str, **context) -> str:

@@ -1,9 +1,7 @@
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import os
 from urllib.parse import urlparse
 
 from flask import current_app, make_response, redirect, render_template, request, url_for
@@ -15,6 +13,7 @@ from ..cookies import recent_table_tokens, set_cookie
 from ..extensions import db
 from ..i18n import LANGUAGES, html_lang
 from ..models import GameTable
+from ..templating import static_hash
 from . import bp
 
 
@@ -43,17 +42,16 @@ def set_language(code: str):
     return response
 
 
-STATIC_ASSETS = ("app.css", "app.js", "htmx.min.js", "suits.svg", "icon.svg", "icon-192.png")
+#: The top bar in the dark colour scheme (``--accent`` in app.css).
+DARK_THEME = "#4ade80"
+
+#: What the service worker precaches: these files at their content-hashed URLs.
+STATIC_ASSETS = ("app.css", "app.js", "offline.js", "htmx.min.js", "suits.svg", "icon.svg", "icon-192.png")
 
 
-@functools.cache
 def static_version() -> str:
-    """A hash of the static files: a new release means a new service-worker cache."""
-    digest = hashlib.sha256()
-    for name in STATIC_ASSETS:
-        with open(os.path.join(current_app.static_folder, name), "rb") as f:
-            digest.update(f.read())
-    return digest.hexdigest()[:12]
+    """One hash over the precached files: a new release means a new service-worker cache."""
+    return hashlib.sha256("".join(static_hash(name) for name in STATIC_ASSETS).encode()).hexdigest()[:12]
 
 
 @bp.get("/sw.js")
@@ -67,7 +65,11 @@ def service_worker():
 
 @bp.get("/offline")
 def offline():
-    return render_template("main/offline.html")
+    """What the service worker shows for a page this phone never opened.  Each
+    page refreshes the stored copy when its language changes."""
+    response = make_response(render_template("main/offline.html"))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/manifest.webmanifest")
@@ -77,11 +79,14 @@ def manifest():
         "short_name": _("Chinchón"),
         "description": _("Keep the score at the table: enter the cards, the rules engine does the counting."),
         "lang": html_lang(str(get_locale() or "es")),
+        "id": "/",
         "start_url": url_for("main.home"),
         "scope": "/",
         "display": "standalone",
         "background_color": "#f6f7f4",
         "theme_color": "#14532d",
+        # The dark scheme's top bar (app.css); browsers that know this key use it.
+        "user_preferences": {"color_scheme_dark": {"theme_color": DARK_THEME, "background_color": "#0f1412"}},
         "icons": [
             {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
             {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png"},

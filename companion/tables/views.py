@@ -272,6 +272,9 @@ def _kept_entry(table, token, state: EntryState):
 
 
 def _save(table, token, current, state, *, replaces=None):
+    # A hand sent again by the phone's offline queue (offline.js) reads the
+    # outcome as JSON instead of following a redirect.
+    queued = request.headers.get("X-Chinchon-Queue") == "1"
     try:
         with transaction():
             try:
@@ -279,9 +282,13 @@ def _save(table, token, current, state, *, replaces=None):
             except CountError as error:
                 raise count_problem(error, state, current) from None
     except AlreadySaved:
+        if queued:
+            return _queue_answer(table, "stored")
         flash(_("This hand was already saved."), "ok")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except StaleError:
+        if queued:
+            return _queue_answer(table, "stale")
         if replaces is None:
             return _kept_entry(table, token, state)
         flash(
@@ -292,6 +299,8 @@ def _save(table, token, current, state, *, replaces=None):
         )
         return redirect(url_for("tables.scoreboard", token=token)), 303
     except ChinchonError as error:
+        if queued:
+            return _queue_answer(table, "refused", error=error_text(error), field=error.field)
         return _entry_page(
             table,
             token,
@@ -301,6 +310,8 @@ def _save(table, token, current, state, *, replaces=None):
             hand_number=replaces.number if replaces else None,
             status=400,
         )
+    if queued:
+        return _queue_answer(table, "stored")
     if replaces is not None:
         flash(_("Hand %(number)s corrected; every later total was recomputed.", number=hand.number), "ok")
     else:
@@ -308,11 +319,31 @@ def _save(table, token, current, state, *, replaces=None):
     return redirect(url_for("tables.scoreboard", token=token)), 303
 
 
+def _queue_answer(table, status: str, **extra):
+    """The outcome for the offline queue (``stored``, ``stale`` or ``refused``:
+    the request itself went well, so 200), the table's version now, and the
+    last hand stored (shown beside a pending hand that met a newer version)."""
+    current = standing(table)
+    names = table.names
+    last = None
+    if current.rows:
+        row = current.rows[-1]
+        last = {
+            "number": row.hand.number,
+            "closer": names[row.hand.closer_seat],
+            "points": [[names[seat], points] for seat, points in sorted(row.points.items())],
+        }
+    answer = {"status": status, "version": table.version, "next_number": current.next_number, "last": last}
+    return {**answer, **extra}
+
+
 @bp.route("/t/<token>/hands/new", methods=["GET", "POST"])
 def new_hand(token: str):
     table = by_hand(authorize(token))
     current = standing(table)
     if current.state.finished:
+        if request.headers.get("X-Chinchon-Queue") == "1":
+            return _queue_answer(table, "refused", error=_("The match is over."), field="closer")
         flash(_("The match is over."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     if request.method == "GET":
