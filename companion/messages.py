@@ -54,16 +54,15 @@ def reason_text(reason: Reason | None) -> str:
 
 
 def over_limit_text(reason: Reason | None) -> str:
-    """How far a refused close is from closing, from the engine's reason (its
-    ``over`` parameter when the engine gives one, else its points and limit)."""
+    """How far a refused close is from closing: the engine's reason carries it
+    (``too_many`` loose cards, or ``over`` points above the limit)."""
     if reason is None:
         return ""
     p = reason.params
     if reason.code == "one_card_many":
-        return ngettext("%(num)s loose card too many.", "%(num)s loose cards too many.", p["count"] - 1)
+        return ngettext("%(num)s loose card too many.", "%(num)s loose cards too many.", p["too_many"])
     if reason.code in ("one_card_high", "points_high"):
-        over = p["over"] if "over" in p else p["points"] - p["max"]
-        return ngettext("%(num)s point over the limit.", "%(num)s points over the limit.", over)
+        return ngettext("%(num)s point over the limit.", "%(num)s points over the limit.", p["over"])
     return ""
 
 
