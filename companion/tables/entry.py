@@ -54,8 +54,11 @@ class EntryState:
 
 
 def _int(value: str | None, default: int | None = None) -> int | None:
+    """A small whole number from the form (at most 9 digits), else ``default``."""
+    if value in (None, "") or len(value) > 9:
+        return default
     try:
-        return int(value) if value not in (None, "") else default
+        return int(value)
     except ValueError:
         return default
 
@@ -87,7 +90,7 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
     if "alt" in form:
         seat, _sep, k = form["alt"].partition(":")
         if _int(seat) is not None and _int(k) is not None:
-            state.choices[int(seat)] = int(k)
+            state.choices[int(seat)] = max(0, min(int(k), 50))
     return state
 
 

@@ -14,7 +14,18 @@ from companion.access import link_hash, redact
 from companion.extensions import db
 from companion.models import GameTable, Hand
 
-from .helpers import create_table, csrf, enter_points, hand_count, hand_form, table_count, table_of, totals
+from .helpers import (
+    GERMAN,
+    create_table,
+    csrf,
+    enter_cards,
+    enter_points,
+    hand_count,
+    hand_form,
+    table_count,
+    table_of,
+    totals,
+)
 
 
 def save_points(client, token, points, closer=1, submission=None):
@@ -177,3 +188,11 @@ def test_an_owner_link_is_never_shown_to_a_player_after_a_rematch(client, app):
         assert response.headers["Location"].endswith(f"/t/{new.player_token}")
         assert new.owner_token not in response.get_data(as_text=True)
         assert db.session.query(Hand).count() == 2
+
+
+@pytest.mark.parametrize("alt", ["1:" + "1" * 30, "1" * 30 + ":1", "1:-" + "9" * 12, "1:1e99"])
+def test_an_arrangement_pick_past_every_bound_is_ignored(client, app, alt):
+    """Found by hand: alt=0: followed by 30 digits overflowed an integer."""
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_cards(client, token, 0, GERMAN, extra={"alt": alt})
+    assert hand_count(app) == 1 and totals(client, token) == [3, 13, 46]
