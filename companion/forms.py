@@ -30,12 +30,14 @@ MAX_PLAYERS = 8
 MAX_TARGET = OPTIONS["target"].high
 MAX_JOKERS = OPTIONS["jokers"].high
 
-PRESET_CHOICES = [
-    SelectChoice("classic", _l("Classic (German rules): close with one loose card worth 4 or less")),
-    SelectChoice("fournier", _l("Fournier (Spain): close with loose cards worth 5 or less")),
-    SelectChoice("sweden", _l("Swedish: 48 cards, courts count 10, no laying off")),
-    SelectChoice("italy", _l("Italian: close from the first round, unlimited re-entries")),
-]
+#: What sets each preset apart, in a line (the presets themselves are the engine's).
+PRESET_DESCRIPTIONS = {
+    "classic": _l("Classic (German rules): close with one loose card worth 4 or less"),
+    "fournier": _l("Fournier (Spain): close with loose cards worth 5 or less"),
+    "sweden": _l("Swedish: 48 cards, courts count 10, no laying off"),
+    "italy": _l("Italian: close from the first round, unlimited re-entries"),
+}
+PRESET_CHOICES = [SelectChoice(name, PRESET_DESCRIPTIONS.get(name, name)) for name in PRESETS]
 
 DECK_CHOICES = [
     SelectChoice("", _l("As the preset says")),
