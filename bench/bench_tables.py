@@ -56,7 +56,7 @@ def browser_figures(app, hands: int) -> None:
     from playwright.sync_api import sync_playwright
     from werkzeug.serving import make_server
 
-    from companion.scoreboard import create_table
+    from companion.scoreboard import create_table, transaction
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -71,7 +71,7 @@ def browser_figures(app, hands: int) -> None:
         page.on("request", lambda r: requests.append(r.url) if "/hands/new" in r.url else None)
         for _ in range(hands):
             for way in ("cards", "mixed"):
-                with app.app_context():
+                with app.app_context(), transaction():
                     token = create_table(
                         name="",
                         preset="classic",

@@ -48,10 +48,10 @@ def seed(database: str) -> tuple[str, str]:
     from companion import create_app
     from companion.extensions import db
     from companion.rules import parse_cards
-    from companion.scoreboard import HandInput, create_table, store_hand
+    from companion.scoreboard import HandInput, create_table, store_hand, transaction
 
     app = create_app()
-    with app.app_context():
+    with app.app_context(), transaction():
         db.create_all()
         table = create_table(
             name="",
@@ -63,7 +63,8 @@ def seed(database: str) -> tuple[str, str]:
         )
         hands = ["11c 11e 11b 5o 6o 7o 3c 12e", "5b 5c 5e 4o 12o 2c 1c", "2e 3b 6c 7b 10e 12c 12b"]
         data = HandInput(closer=0, mode="cards", cards={i: parse_cards(h) for i, h in enumerate(hands)})
-        store_hand(table, table.version, "seed", data)
+        db.session.flush()
+        store_hand(table, table.version, "0" * 32, data)
         return table.player_token, "cards=2o+3o+4o+5o+6o+1c+2e+12b"
 
 

@@ -35,6 +35,7 @@ from ..group_service import (
     touch,
 )
 from ..ledger import from_cents, to_cents
+from ..messages import error_text
 from ..models import GameTable
 from ..rules import ChinchonError
 from ..rules.names import name_key, normalize_name
@@ -255,7 +256,7 @@ def again(token: str):
             target = url_for("tables.scoreboard", token=table.owner_token)
     except ChinchonError as error:
         db.session.rollback()
-        flash(error.message, "error")
+        flash(error_text(error), "error")
         return redirect(url_for("groups.page", token=token)), 303
     table.group_id = group.id
     touch(group)

@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from companion.scoreboard import create_table
+from companion.scoreboard import create_table, transaction
 
 from .conftest import LIVE_APPS
 
@@ -43,7 +43,7 @@ class Counter:
 
 
 def new_table(live_server: str) -> str:
-    with LIVE_APPS[live_server].app_context():
+    with LIVE_APPS[live_server].app_context(), transaction():
         return create_table(
             name="",
             preset="classic",

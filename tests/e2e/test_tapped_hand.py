@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.models import GameTable
 from companion.rules import Card, check_close, get_rules, parse_cards, settle_hand
-from companion.scoreboard import create_table
+from companion.scoreboard import create_table, transaction
 
 from .conftest import LIVE_APPS
 
@@ -185,9 +185,9 @@ def test_hand_entry_saves_the_tapped_cards(page: Page, live_server: str):
     rng = random.Random(SEED + 2)
     names = ["Ana", "Ben", "Carla", "Dani"]
     app = LIVE_APPS[live_server]
-    with app.app_context():
+    with app.app_context(), transaction():
         table = create_table(
-            name="", preset="classic", overrides={"target": 100000}, players=names, first_dealer=0, suit_style="spanish"
+            name="", preset="classic", overrides={"target": 10000}, players=names, first_dealer=0, suit_style="spanish"
         )
         token = table.owner_token
     totals = [0, 0, 0, 0]
@@ -266,9 +266,9 @@ def test_hand_entry_and_layoff_referee_without_javascript(no_js_page: Page, live
         else:
             expect(verdict).to_contain_text("The closer cannot close.")
     names = ["Ana", "Ben", "Carla"]
-    with LIVE_APPS[live_server].app_context():
+    with LIVE_APPS[live_server].app_context(), transaction():
         token = create_table(
-            name="", preset="classic", overrides={"target": 100000}, players=names, first_dealer=0, suit_style="spanish"
+            name="", preset="classic", overrides={"target": 10000}, players=names, first_dealer=0, suit_style="spanish"
         ).owner_token
     saved = 0
     while saved < 2:
