@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.bots import GoodBot, SimpleBot, play_hand, play_match
-from companion.rules import JOKER, get_rules, parse_card, parse_cards, replay_match
+from companion.rules import JOKER, get_rules, parse_card, parse_cards
 from companion.rules.game import HandGame, Phase, PlayError
 
 classic = get_rules("classic")
@@ -166,23 +165,3 @@ def test_random_legal_play_keeps_every_invariant(seed, players, preset, jokers):
         if game.phase != Phase.OVER:  # after a close the closer still holds the card put face down
             assert all(len(h) == 7 for h in game.hands)
         assert HandGame.from_dict(game.to_dict(), rules).to_dict() == game.to_dict()
-
-
-@pytest.mark.parametrize("preset", ["classic", "fournier", "sweden", "italy"])
-def test_bots_play_whole_matches_and_the_totals_replay(preset):
-    rules = get_rules(preset)
-    names = ["Ana", "Ben", "Carla"]
-    log = play_match(
-        rules,
-        names,
-        {"Ana": GoodBot(), "Ben": SimpleBot(), "Carla": GoodBot()},
-        random.Random(preset.__hash__() % 1000),
-    )
-    assert log.state.finished and log.state.winners
-    assert replay_match(names, log.events, rules).totals == log.state.totals
-
-
-def test_a_bot_closes_when_it_can():
-    game = fixed(GERMAN, "1b 12e", "4c")
-    assert play_hand(game, [SimpleBot(), SimpleBot(), SimpleBot()], random.Random(0)) is not None
-    assert game.closer == 0
