@@ -7,4 +7,4 @@ from ..extensions import limiter
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 limiter.limit(lambda: current_app.config["RATE_LIMIT_API"])(bp)
 
-from . import views  # noqa: E402,F401
+from . import advice, views  # noqa: E402,F401
