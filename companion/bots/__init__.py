@@ -9,15 +9,17 @@ tests, benchmarks, ``python -m companion.bots.arena``).
 """
 
 from .auto import bot_turn, play_hand, play_match
+from .expert import ExpertBot
 from .players import GoodBot, SimpleBot
 from .protocol import Bot, load_bot
 from .view import SeatView, Thrown, seat_view
 
-BOTS: dict[str, type[Bot]] = {"simple": SimpleBot, "good": GoodBot}
+BOTS: dict[str, type[Bot]] = {"simple": SimpleBot, "good": GoodBot, "expert": ExpertBot}
 
 __all__ = [
     "BOTS",
     "Bot",
+    "ExpertBot",
     "GoodBot",
     "SeatView",
     "SimpleBot",

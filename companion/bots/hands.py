@@ -26,7 +26,7 @@ from itertools import combinations
 from ..rules import SUITS, Card, Rules, best_melds, check_close
 from ..rules.variants import CloseRule
 
-_CACHE_LIMIT = 1 << 20
+_CACHE_LIMIT = 1 << 19
 
 
 class HandEval:
@@ -49,6 +49,10 @@ class HandEval:
         self._points: dict[int, int] = {0: 0}
         self._count: dict[int, int] = {0: 0}
         self._slow: dict[tuple, int] = {}
+        self._fp: dict[int, int] = {}
+        self._fc: dict[int, int] = {}
+        #: Room for callers' own memos over these rules (e.g. the expert's lookahead).
+        self.memo: dict[str, dict] = {}
 
     # -- the meld table ------------------------------------------------------
     def _build_melds(self) -> None:
@@ -139,6 +143,107 @@ class HandEval:
         if got is None:
             got = self._slow[key] = len(best_melds(list(cards), self.rules, copies=2).deadwood)  # type: ignore[index]
         return got
+
+    # -- eight cards: the best discard without trying each ---------------------------
+    def _free_points(self, mask: int) -> int:
+        """Fewest loose points of ``mask`` once one card may be dropped for free
+        (the discard): ``min(loose(mask - e))`` over the cards ``e``."""
+        got = self._fp.get(mask)
+        if got is not None:
+            return got
+        low = mask & -mask
+        i = low.bit_length() - 1
+        rest = mask ^ low
+        best = self.points_of_mask(rest)  # drop this card
+        v = self.values[i] + self._free_points(rest) if rest else self.values[i]
+        if v < best:
+            best = v
+        for m in self.melds_low[i]:
+            if m & mask == m:
+                v = self._free_points(mask ^ m) if m != mask else 0
+                if v < best:
+                    best = v
+        self._fp[mask] = best
+        return best
+
+    def _free_count(self, mask: int) -> int:
+        """Like :meth:`_free_points` for the (loose cards, loose points) minimum."""
+        got = self._fc.get(mask)
+        if got is not None:
+            return got
+        low = mask & -mask
+        i = low.bit_length() - 1
+        rest = mask ^ low
+        best = self._count_points(rest)
+        v = 4096 + self.values[i] + (self._free_count(rest) if rest else 0)
+        if v < best:
+            best = v
+        for m in self.melds_low[i]:
+            if m & mask == m:
+                v = self._free_count(mask ^ m) if m != mask else 0
+                if v < best:
+                    best = v
+        self._fc[mask] = best
+        return best
+
+    def eight_mask(self, mask: int) -> tuple[int, bool, int | None]:
+        """For eight distinct plain cards: the fewest loose points after the
+        best discard, whether some discard leaves a legal close, and the best
+        closing score (exact, without trying each discard)."""
+        if len(self._fp) > _CACHE_LIMIT:
+            self._fp.clear()
+            self._fc.clear()
+        loose = self._free_points(mask)
+        if self.one_card:
+            fc = self._free_count(mask)
+            if fc >= 8192 or (fc >= 4096 and fc - 4096 > self.close_max):
+                return loose, False, None
+            if fc >= 4096:
+                return loose, True, fc - 4096
+        elif loose > self.close_max:
+            return loose, False, None
+        elif loose:
+            return loose, True, loose
+        score = self.bonus
+        chinchon = self.rules.chinchon
+        if self.runs7 and chinchon != "none":
+            m = mask
+            while m:
+                low = m & -m
+                m ^= low
+                if mask ^ low in self.runs7:
+                    score = -1000 if chinchon == "wins_match" else chinchon  # type: ignore[assignment]
+                    break
+        return loose, True, score
+
+    def keep_mask(self, mask: int) -> int:
+        """The seven of eight plain cards with the fewest loose points."""
+        target = self._free_points(mask)
+        m = mask
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            rest = m ^ low
+            if self.points_of_mask(rest) == target:
+                return mask ^ low  # the card dropped is the discard
+            if rest and self.values[i] + self._free_points(rest) == target:
+                target -= self.values[i]
+                m = rest
+                continue
+            for meld in self.melds_low[i]:
+                if meld & m == meld and meld != m and self._free_points(m ^ meld) == target:
+                    m ^= meld
+                    break
+            else:
+                break
+        # Everything melded: drop a card that leaves seven melded.
+        b = mask
+        while b:
+            low = b & -b
+            b ^= low
+            if self.points_of_mask(mask ^ low) == 0:
+                return mask ^ low
+        return mask ^ (mask & -mask)
 
     # -- closing ------------------------------------------------------------------
     def mask_can_close(self, mask: int) -> bool:

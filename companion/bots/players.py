@@ -110,8 +110,7 @@ def _close_rank(ev: HandEval, hand: list[Card], card: Card, players: int) -> int
 
 
 def partners(card: Card, hand: list[Card]) -> int:
-    """How many other held cards share its rank or sit within two of it in its suit
-    (negated, so that sorting puts the lonely card first)."""
+    """How many other held cards share its rank or sit within two of it in its suit."""
     if card == JOKER:
         return -10
     n = 0
