@@ -50,15 +50,15 @@ _MEMO_LIMIT = 400_000
 class ExpertBot:
     name = "expert"
 
-    def __init__(self, seed: int = 0, pairs: int = 24) -> None:
+    def __init__(self, seed: int = 0, pairs: int = 48) -> None:
         self.seed = seed
         self.pairs = pairs
 
     # -- the protocol ----------------------------------------------------------------
     def choose_draw(self, view: SeatView) -> Source:
         top = view.top
-        if top is None or not partners(top, list(view.hand)):
-            return "stock"  # a card that touches nothing held never beats a fresh one
+        if top is None or (not partners(top, list(view.hand)) and view.rules.value(top) > 4):
+            return "stock"  # a high card that touches nothing held never beats a fresh one
         plan = _Plan(view, self.seed, self.pairs)
         hand = list(view.hand)
         stock_value = plan.value(hand, my_first=True)
@@ -105,7 +105,12 @@ class _Plan:
     Q0 = 0.015
     Q1 = 0.019
     Q_HELD = 0.03
+    Q_LOW = 0.25
     LAYOFF = 0.85
+    FEED = 2.5
+    GIFT = 0.8
+    LONG = 0.5  # weight of the points held after two draws when the hand goes on
+    GIFT_BELOW = 6.0
 
     def __init__(self, view: SeatView, seed: int, pairs: int) -> None:
         self.view = view
@@ -172,15 +177,21 @@ class _Plan:
         rules = view.rules
         held = {s: 0 for s in view.opponents}
         turns = {s: 0 for s in view.opponents}
+        last: dict[int, int] = {}
         for t in view.thrown:
             if t.seat in turns:
                 turns[t.seat] += 1
+                last[t.seat] = rules.value(t.card)
             if t.taken_by in held:
                 held[t.taken_by] += 1
         hazards = []
         for s in view.opponents:
             q = self.Q0 + self.Q1 * turns[s] + self.Q_HELD * held[s]
-            hazards.append(min(0.45, q))
+            # A player who throws a low card has nothing higher left loose (measured:
+            # 15 % to close next after throwing a 4 or 5, 5 % after a 9 or a 10).
+            if s in last:
+                q *= 0.6 + self.Q_LOW * max(0, 9 - last[s])
+            hazards.append(min(0.5, q))
         none = 1.0
         for q in hazards:
             none *= 1.0 - q
@@ -229,7 +240,10 @@ class _Plan:
         return list(chosen)
 
     def feed_cost(self, card: Card) -> float:
-        return 2.5 * feeds(card, self.fed) * (1.0 + self.q)
+        """What throwing ``card`` may give the next player: a card near what
+        they took from the pile, or a low card they can swap for a high one."""
+        low = max(0.0, self.GIFT_BELOW - self.ev.rules.value(card)) if card != JOKER else 10.0
+        return self.FEED * feeds(card, self.fed) * (1.0 + self.q) + self.GIFT * low
 
     # -- hands as keys: a bitmask for plain cards (fast), a sorted tuple otherwise -----
     def key_of(self, cards: Sequence[Card]):
@@ -267,8 +281,9 @@ class _Plan:
         return self.close_gain(score if score is not None else 0)
 
     # -- seven kept ------------------------------------------------------------------------
-    def odds(self, key) -> tuple[float, float, float, float]:
-        """(close next draw, close within two, loose after one draw, expected close score)."""
+    def odds(self, key) -> tuple[float, float, float, float, float]:
+        """(close next draw, close within two, loose after one draw, loose after
+        two (0 when closed), expected close score)."""
         got = self._memo7.get(key)
         if got is not None:
             return got
@@ -281,19 +296,28 @@ class _Plan:
                 p1 += p
                 score1 += p * max(-20, score if score is not None else 0)
         hits = 0
+        loose2 = 0.0
         for a, b in self.draw_pairs:
             first = add(key, a)
-            if not info(first)[1] and info(add(self.keep(first), b))[1]:
+            one = info(first)
+            if one[1]:
+                continue  # closed at the first draw: nothing left to hold
+            two = info(add(self.keep(first), b))
+            if two[1]:
                 hits += 1
-        p2_more = hits / len(self.draw_pairs) if self.draw_pairs else 0.0
+            else:
+                loose2 += two[0]
+        n = len(self.draw_pairs)
+        p2_more = hits / n if n else 0.0
+        loose2 = loose2 / n if n else loose1
         score = score1 / p1 if p1 else 1.5
-        got = self._memo7[key] = (p1, min(1.0, p1 + p2_more), loose1, score)
+        got = self._memo7[key] = (p1, min(1.0, p1 + p2_more), loose1, loose2, score)
         return got
 
     def value(self, kept: list[Card], *, my_first: bool) -> float:
         """Expected gain of holding ``kept`` (the race against the opponents)."""
         key = self.key_of(kept)
-        p1, p2, loose1, score = self.odds(key)
+        p1, p2, loose1, loose2, score = self.odds(key)
         loose0 = self.loose7(key)
         h = [p1, (p2 - p1) / (1.0 - p1) if p1 < 1.0 else 1.0]
         h.append(min(0.9, h[1] * 1.15 + 0.02))
@@ -309,11 +333,11 @@ class _Plan:
                 alive *= 1.0 - hz
                 draws += 1
             else:
-                held = loose0 if draws == 0 else loose1 * (0.97**draws)
+                held = loose0 if draws == 0 else loose1 if draws == 1 else loose2
                 total -= alive * q * self.my_cost(held)
                 alive *= 1.0 - q
         # Whatever is left: a long hand, roughly even, holding what we hold.
-        total -= alive * 0.5 * self.my_cost(loose1)
+        total -= alive * self.LONG * self.my_cost(loose2)
         return total
 
 

@@ -16,6 +16,7 @@ neighbours — so somebody can close.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from ..rules import JOKER, Card
@@ -55,11 +56,18 @@ class SimpleBot:
         the card with the fewest partners)."""
         ev = evaluator(view.rules)
         hand = list(view.hand)
+        if self._deadlocked(view) and view.reshuffles >= 2:
+            # Still stuck: let the cards flow.  Among the throws that keep the
+            # most cards melded, pick one by a draw seeded from the table.
+            rng = random.Random(hash((view.reshuffles, view.stock_size, view.seat, view.hand)))
+            return sorted(set(hand), key=lambda c: (_without(ev.loose_count, hand, c), rng.random()))
         if self._deadlocked(view):
+            pool = circulating(view)
             return sorted(
                 set(hand),
                 key=lambda c: (
                     _without(ev.loose_count, hand, c),
+                    live_partners(ev, c, hand, pool),
                     partners(c, hand),
                     _without(ev.loose, hand, c),
                     -ev.rules.value(c),
@@ -119,6 +127,24 @@ def partners(card: Card, hand: list[Card]) -> int:
             continue
         same_rank = other.rank == card.rank and other.suit != card.suit
         if same_rank or (other.suit == card.suit and 0 < abs(other.rank - card.rank) <= 2):
+            n += 1
+    return n
+
+
+def circulating(view: SeatView) -> set[Card]:
+    """Cards seen thrown and not in this hand: once the stock has been rebuilt
+    from the pile, these are the cards that go round (the rest sit in hands)."""
+    return {t.card for t in view.thrown} - set(view.hand)
+
+
+def live_partners(ev: HandEval, card: Card, hand: list[Card], pool: set[Card]) -> int:
+    """Held cards that make a meld with ``card`` and one circulating card: a
+    pair whose third card is stuck in another hand is worth nothing."""
+    n = 0
+    for other in set(hand):
+        if other == card or partners(card, [other]) == 0:
+            continue
+        if any(ev.loose([card, other, p]) == 0 for p in pool):
             n += 1
     return n
 
