@@ -46,22 +46,20 @@ def never_closed(job: tuple[str, int, int, bool]) -> tuple[int, int, int]:
     return open_hands, hands, reshuffles
 
 
-def deadlocks(hands: int) -> None:
+def deadlocks(hands: int, before: bool = True) -> None:
     print(f"\nnever closed within {MAX_TURNS} turns, {hands} bot-only hands each (target <= 0.5 %)")
     print(f"{'preset':<10} {'players':>7} {'before':>8} {'after':>8} {'reshuffles/hand after':>22}")
-    jobs = [(p, n, hands, flag) for p in PRESETS for n in (3, 4) for flag in (False, True)]
+    jobs = [(p, n, hands, flag) for p in PRESETS for n in (3, 4) for flag in ((False, True) if before else (True,))]
     jobs.sort(key=lambda j: -j[1])  # the long ones first
     with multiprocessing.get_context("fork").Pool(2) as pool:
         results = pool.map(never_closed, jobs, chunksize=1)
     table = dict(zip(jobs, results, strict=True))
     for preset in PRESETS:
         for n in (3, 4):
-            before = table[(preset, n, hands, False)]
+            old = table.get((preset, n, hands, False))
             after = table[(preset, n, hands, True)]
-            print(
-                f"{preset:<10} {n:>7} {before[0] / before[1]:>8.2%} {after[0] / after[1]:>8.2%} "
-                f"{after[2] / after[1]:>22.2f}"
-            )
+            shown = f"{old[0] / old[1]:>8.2%}" if old else f"{'-':>8}"
+            print(f"{preset:<10} {n:>7} {shown} {after[0] / after[1]:>8.2%} {after[2] / after[1]:>22.2f}")
 
 
 def main() -> None:
@@ -69,10 +67,11 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000, help="hands per preset (whole matches until reached)")
     parser.add_argument("--deadlock-hands", type=int, default=1000, help="bot-only hands per preset and table size")
     parser.add_argument("--skip-matches", action="store_true", help="only the deadlock check")
+    parser.add_argument("--skip-before", action="store_true", help="only the bots as they play now")
     args = parser.parse_args()
     if not args.skip_matches:
         matches(args)
-    deadlocks(args.deadlock_hands)
+    deadlocks(args.deadlock_hands, before=not args.skip_before)
 
 
 def matches(args: argparse.Namespace) -> None:
