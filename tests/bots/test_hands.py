@@ -54,3 +54,26 @@ def test_a_chinchon_is_marked_and_wilds_go_to_the_engine():
     assert JOKER in hand
     assert evaluator(jokers).close_score(hand) == check_close(hand, jokers).score
     assert evaluator(jokers).loose(parse_cards("* 5b 10o")) == best_melds(parse_cards("* 5b 10o"), jokers).points
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_eight_cards_best_discard_and_close_match_the_engine(preset):
+    """The one-pass answer for eight cards (a free discard inside the search)
+    equals trying every discard with the engine."""
+    rules = get_rules(preset)
+    ev = evaluator(rules)
+    rng = random.Random(11)
+    closes = 0
+    for _ in range(300):
+        seven = near_closable(rules, rng)
+        eight = [*seven, rng.choice([c for c in rules.pack.cards() if c not in seven])]
+        mask = ev.mask(eight)
+        loose, legal, score = ev.eight_mask(mask)
+        verdict = check_close(eight, rules)
+        assert loose == min(best_melds([c for c in eight if c != e], rules).points for e in eight)
+        assert legal == verdict.legal
+        assert score == ((-1000 if verdict.wins_match else verdict.score) if legal else None)
+        keep = ev.keep_mask(mask)
+        assert keep.bit_count() == 7 and keep & mask == keep and ev.points_of_mask(keep) == loose
+        closes += legal
+    assert closes > 10  # the sample holds real closes
