@@ -32,8 +32,9 @@ answer has one row with ``discard`` None and ``recommended`` None.
 
 >>> from companion.rules import get_rules, parse_cards
 >>> a = advise(get_rules("classic"), parse_cards("11c 11e 11b 5o 6o 7o 3c 12e"), samples=200)
->>> str(a.recommended), a.rows[0].close_now
-('12e', True)
+>>> row = next(r for r in a.rows if str(r.discard) == "12e")
+>>> str(a.recommended), row.close_now, row.close_score, row.close_next
+('12e', True, 3, 1.0)
 """
 
 from __future__ import annotations
