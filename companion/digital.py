@@ -173,9 +173,13 @@ def run_bots(
     seconds = config.get("PLAY_BOT_SECONDS", BOT_SECONDS) if seconds is None else seconds
     deadline = time.monotonic() + seconds
     played = 0
+    totals: list[int] | None = None
     while bots_to_move(table, deal, game) and played < turns and (played == 0 or time.monotonic() < deadline):
+        if totals is None:  # the match score, which the expert plays (in the deal's seat order)
+            current = standing(table)
+            totals = [current.total(seat) for seat in deal.seats]
         bot = BOTS[table.players[deal.seats[game.turn]].kind]()
-        bot_turn(game, bot, rng(deal.table_id, deal.number, deal.id, game.turns_taken))
+        bot_turn(game, bot, rng(deal.table_id, deal.number, deal.id, game.turns_taken), totals=totals)
         played += 1
     if game.phase == Phase.OVER:
         finish(table, deal, game)

@@ -1,4 +1,4 @@
-"""The five referee operations as the OpenAPI document publishes them (SPEC §8).
+"""The referee operations as the OpenAPI document publishes them (SPEC §8).
 
 Request and answer schemas are data; the examples are in ``examples.py``.
 """
@@ -195,5 +195,55 @@ add(
             closed=True,
         ),
         example=examples.MATCH,
+    )
+)
+
+PROBABILITY = {"type": "number", "minimum": 0, "maximum": 1}
+add(
+    Endpoint(
+        "post",
+        "/advice",
+        "advice",
+        "The odds of each discard",
+        "hand is 8 cards after drawing (or 7 before).  For each discard: close_next, the chance to be able "
+        "to close after the next draw (exact, every unseen card equally likely); close_within_3, within "
+        "the next three own draws (sampled: samples sequences, seeded by seed); expected_points, the loose "
+        "points expected in the kept seven after the best next draw, should someone else close first.  "
+        "seen lists cards known to be out of reach (thrown); stock the cards left in it.",
+        request=obj(
+            RULES
+            | {
+                "hand": cards(7, 8),
+                "seen": nullable({"type": "array", "items": ref("Card"), "maxItems": 104}),
+                "stock": nullable({"type": "integer", "minimum": 0, "maximum": 104}),
+                "players": nullable({"type": "integer", "minimum": 2, "maximum": 8}),
+                "samples": nullable({"type": "integer", "minimum": 1, "maximum": 2000}),
+                "seed": nullable({"type": "integer", "minimum": 0, "maximum": 2**31 - 1}),
+            },
+            required=["hand"],
+        ),
+        response=obj(
+            {
+                "discards": {
+                    "type": "array",
+                    "items": obj(
+                        {
+                            "discard": nullable(ref("CardOut")),
+                            "close_next": PROBABILITY,
+                            "close_within_3": PROBABILITY,
+                            "expected_points": {"type": "number"},
+                            "close_now": {"type": "boolean"},
+                        },
+                        required=["discard", "close_next", "close_within_3", "expected_points"],
+                    ),
+                },
+                "recommended": nullable(ref("CardOut")),
+                "samples": {"type": "integer"},
+                "draws": {"type": "integer"},
+                "unseen": {"type": "integer"},
+            },
+            required=["discards", "recommended", "samples"],
+        ),
+        example=examples.ADVICE,
     )
 )

@@ -200,6 +200,71 @@ MATCH = Example(
 )
 
 #: A bad input and its 400 answer, shown on the docs page.
+ADVICE = Example(
+    {
+        "rules": {"preset": "classic"},
+        "hand": ["1o", "2o", "3o", "5c", "5e", "7c", "4o", "12b"],
+        "seen": ["6c", "7b"],
+        "stock": 20,
+        "players": 2,
+        "samples": 50,
+        "seed": 7,
+    },
+    {
+        "discards": [
+            {
+                "discard": "1o",
+                "close_next": 0.0,
+                "close_within_3": 0.18,
+                "expected_points": 21.666666666666668,
+                "close_now": False,
+            },
+            {
+                "discard": "2o",
+                "close_next": 0.0,
+                "close_within_3": 0.02,
+                "expected_points": 29.666666666666668,
+                "close_now": False,
+            },
+            {
+                "discard": "3o",
+                "close_next": 0.0,
+                "close_within_3": 0.02,
+                "expected_points": 28.666666666666668,
+                "close_now": False,
+            },
+            {"discard": "5c", "close_next": 0.0, "close_within_3": 0.0, "expected_points": 17.5, "close_now": False},
+            {"discard": "5e", "close_next": 0.0, "close_within_3": 0.0, "expected_points": 17.5, "close_now": False},
+            {
+                "discard": "7c",
+                "close_next": 0.06666666666666667,
+                "close_within_3": 0.16,
+                "expected_points": 14.666666666666666,
+                "close_now": False,
+            },
+            {
+                "discard": "4o",
+                "close_next": 0.0,
+                "close_within_3": 0.18,
+                "expected_points": 21.666666666666668,
+                "close_now": False,
+            },
+            {
+                "discard": "12b",
+                "close_next": 0.06666666666666667,
+                "close_within_3": 0.16,
+                "expected_points": 13.966666666666667,
+                "close_now": False,
+            },
+        ],
+        "recommended": "12b",
+        "samples": 50,
+        "draws": 3,
+        "unseen": 30,
+    },
+    "Eight cards after drawing: for each discard, the chance to close on the next draw (exact over the "
+    "30 unseen cards), within three draws (sampled, 50 samples, seed 7) and the loose points expected.",
+)
 ERROR = Example(
     {"rules": {"preset": "classic"}, "cards": ["1o", "2o", "13o"]},
     {"error": "13o is not in the spanish40 deck.", "field": "cards[2]"},

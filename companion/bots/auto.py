@@ -9,30 +9,41 @@ from typing import Any
 
 from ..rules import HandResult, MatchState, Rules
 from ..rules.game import HandGame, Phase, Shuffler
-from .players import SimpleBot
+from .protocol import Bot
+from .view import seat_view
 
 MAX_TURNS = 400  # a safety net; real hands end long before
 
 
-def bot_turn(game: HandGame, bot: SimpleBot, rng: Shuffler) -> HandResult | None:
-    """Play the whole turn of the seat to move; returns the result if it closed."""
+def bot_turn(game: HandGame, bot: Bot, rng: Shuffler, *, totals: Sequence[int] | None = None) -> HandResult | None:
+    """Play the whole turn of the seat to move; returns the result if it closed.
+
+    The bot sees only :func:`seat_view` of its seat (``totals``: the match
+    totals per seat, zeros when not given).  Asking for the pile when it is
+    empty draws from the stock; an illegal close is played as a discard.
+    """
     seat = game.turn
-    move = bot.choose_draw(game, seat)
-    if game.draw(seat, move.source, rng) is None:
+    source = bot.choose_draw(seat_view(game, seat, totals))
+    if source not in ("stock", "discard") or not game.discards:
+        source = "stock"
+    if game.draw(seat, source, rng) is None:
         return None  # the pack ran out
-    end = bot.choose_end(game, seat)
-    if end.close:
-        return game.close(seat, end.card)
-    game.discard(seat, end.card)
+    view = seat_view(game, seat, totals)
+    card, close = bot.choose_end(view)
+    if close and view.can_close(card):
+        return game.close(seat, card)
+    game.discard(seat, card)
     return None
 
 
-def play_hand(game: HandGame, bots: Sequence[SimpleBot], rng: Shuffler) -> HandResult | None:
+def play_hand(
+    game: HandGame, bots: Sequence[Bot], rng: Shuffler, *, totals: Sequence[int] | None = None
+) -> HandResult | None:
     """Bots play until somebody closes (the result) or the pack runs out (None)."""
     for _ in range(MAX_TURNS):
         if game.phase == Phase.OVER:
             return None
-        result = bot_turn(game, bots[game.turn], rng)
+        result = bot_turn(game, bots[game.turn], rng, totals=totals)
         if result is not None:
             return result
     if game.phase != Phase.OVER:  # the last turn may have voided the hand already
@@ -50,7 +61,7 @@ class MatchLog:
 
 
 def play_match(
-    rules: Rules, names: Sequence[str], bots: dict[str, SimpleBot], rng: Shuffler, *, max_hands: int = 200
+    rules: Rules, names: Sequence[str], bots: dict[str, Bot], rng: Shuffler, *, max_hands: int = 200
 ) -> MatchLog:
     """A whole match between computer players; re-enters whenever allowed."""
     log = MatchLog(MatchState.start(list(names), rules))
@@ -60,7 +71,8 @@ def play_match(
         seated = state.still_in
         dealer = seated.index(dealer_name) if dealer_name in seated else 0
         game = HandGame.deal(rules, len(seated), dealer, rng, table_players=len(names))
-        result = play_hand(game, [bots[n] for n in seated], rng)
+        totals = [state.totals[n] for n in seated]
+        result = play_hand(game, [bots[n] for n in seated], rng, totals=totals)
         log.hands += 1
         log.turns += game.turns_taken + 1
         if result is not None:

@@ -50,8 +50,9 @@ from . import bp
 
 KIND_CHOICES = [
     SelectChoice("human", _l("Person")),
-    SelectChoice("good", _l("Computer (good)")),
-    SelectChoice("simple", _l("Computer (simple)")),
+    SelectChoice("simple", _l("Computer (easy): keeps its loose points low, closes as soon as it can")),
+    SelectChoice("good", _l("Computer (hard): remembers the discards, looks one draw ahead")),
+    SelectChoice("expert", _l("Computer (expert): weighs the odds of every unseen card and the match score")),
 ]
 
 RESHUFFLE_CHOICES = [

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from companion.bots import GoodBot
+from companion.bots import GoodBot, seat_view
 from companion.extensions import db
 from companion.models import Deal, GameTable, Hand, Player
 from companion.rules import parse_card
@@ -80,19 +80,19 @@ def play_like_a_bot(client, app, url, token):
     """The person to move plays what the good computer player would, through the forms."""
     _, _seats, version, game = snapshot(app, token)
     bot = GoodBot()
-    move = bot.choose_draw(game, game.turn)
+    source = bot.choose_draw(seat_view(game, game.turn))
     client.post(
         url,
         data={
             "csrf_token": csrf(client),
             "version": version,
-            "action": "stock" if move.source == "stock" else "discard_pile",
+            "action": "stock" if source == "stock" else "discard_pile",
         },
     )
     _, _seats, version, game = snapshot(app, token)
-    end = bot.choose_end(game, game.turn)
-    action = "close" if end.close else "discard"
-    client.post(url, data={"csrf_token": csrf(client), "version": version, "action": action, "card": str(end.card)})
+    card, close = bot.choose_end(seat_view(game, game.turn))
+    action = "close" if close else "discard"
+    client.post(url, data={"csrf_token": csrf(client), "version": version, "action": action, "card": str(card)})
     return snapshot(app, token)[3]
 
 

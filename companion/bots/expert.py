@@ -1,0 +1,389 @@
+"""The expert computer player: odds from the seat's view, and the match score.
+
+It sees what a person at the table sees (a :class:`SeatView`) and reasons
+about the cards it has not seen:
+
+- **Where the unseen cards are.**  Every card not in its hand, not in the
+  pile and not known to be held (taken from the pile by an opponent and not
+  thrown since) is unseen.  Each is in the stock or in an opponent's hand;
+  cards close to what an opponent took from the pile (same rank, or same suit
+  within two) are likelier in that hand, cards close to what they threw less
+  likely.  That gives each unseen card a chance of being the next stock card.
+- **Two draws ahead.**  For every seven it could keep, the chance to be able
+  to close after the next draw is computed exactly over those chances; the
+  chance after the draw after that is sampled (determinized pairs of draws,
+  the same for every option), keeping the seven with the fewest loose points
+  in between; the loose points it would hold are averaged the same way.
+- **The race.**  Those chances race the opponents' (a per-turn chance that
+  grows with their turns and with every card they took from the pile).  An
+  option's value is what it expects to win by closing (the opponents'
+  likely points, less its own closing score) minus the points it expects to
+  hold should an opponent close first.
+- **When to close.**  A legal close is compared with waiting for −10 or a
+  Chinchón on the same terms: it waits only when the better close is likely
+  and nobody looks close to closing.
+- **The match.**  Points that would put itself out of the match weigh
+  heavily (less when it could buy back in), and so do the points that would
+  put an opponent out (heads-up, a close that puts the opponent over the
+  target wins the match).
+
+Decisions are deterministic for a given view and seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from ..rules import JOKER, Card
+from .hands import HandEval, evaluator
+from .players import fed_cards, feeds, known_held, partners
+from .protocol import Source
+from .view import SeatView
+
+WIN_MATCH = 120.0  # points a match win is worth in the race
+CANDIDATES = 4  # discards looked at closely (by loose points), plus two by melded cards
+_MEMO_LIMIT = 400_000
+
+
+class ExpertBot:
+    name = "expert"
+
+    def __init__(self, seed: int = 0, pairs: int = 48) -> None:
+        self.seed = seed
+        self.pairs = pairs
+
+    # -- the protocol ----------------------------------------------------------------
+    def choose_draw(self, view: SeatView) -> Source:
+        top = view.top
+        if top is None or (not partners(top, list(view.hand)) and view.rules.value(top) > 4):
+            return "stock"  # a high card that touches nothing held never beats a fresh one
+        plan = _Plan(view, self.seed, self.pairs)
+        hand = list(view.hand)
+        stock_value = plan.value(hand, my_first=True)
+        eight = [*hand, top]
+        close = plan.close_value(eight)
+        if close is not None and close >= stock_value:
+            return "discard"
+        top_value = max(
+            plan.value(_without(eight, d), my_first=False) - plan.feed_cost(d) for d in plan.candidates(eight, top)
+        )
+        return "discard" if top_value > stock_value else "stock"
+
+    def choose_end(self, view: SeatView) -> tuple[Card, bool]:
+        plan = _Plan(view, self.seed, self.pairs)
+        hand = list(view.hand)
+        options = {d: plan.value(_without(hand, d), my_first=False) - plan.feed_cost(d) for d in plan.candidates(hand)}
+        best = max(options, key=lambda d: (options[d], d))
+        closing = [d for d in set(hand) if view.can_close(d)]
+        if closing:
+            scored = {d: plan.ev.close_score(_without(hand, d), view.players) for d in closing}
+            d_close = min(closing, key=lambda d: (_score(scored[d]), d))
+            now = plan.close_gain(_score(scored[d_close]))
+            if now >= options[best] or scored[d_close] == -1000:
+                return d_close, True
+        return best, False
+
+
+def _score(score: int | None) -> int:
+    return 10**6 if score is None else score
+
+
+def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+class _Plan:
+    """One decision's model of the table (built from the view only)."""
+
+    # An opponent's chance to close at their turn: measured for the simple
+    # player heads-up (3 % at its first turn, 10 % at its fifth, 21 % at its
+    # tenth), more for every card taken from the pile still held.
+    Q0 = 0.015
+    Q1 = 0.019
+    Q_HELD = 0.03
+    Q_LOW = 0.25
+    LAYOFF = 0.85
+    FEED = 2.5
+    GIFT = 0.8
+    LONG = 0.5  # weight of the points held after two draws when the hand goes on
+    GIFT_BELOW = 6.0
+
+    def __init__(self, view: SeatView, seed: int, pairs: int) -> None:
+        self.view = view
+        self.ev: HandEval = evaluator(view.rules)
+        self.players = view.players
+        self.rng = random.Random(hash((seed, view.seat, len(view.thrown), view.stock_size, tuple(view.hand))))
+        self._memo8 = _memo_for(self.ev)
+        self._memo7: dict = {}
+        self.plain = self.ev.plain and view.rules.copies(view.players) == 1
+        self.bit = self.ev.bit
+        self._unseen()
+        self._opponents()
+        self.draw_pairs = self._sample_pairs(pairs)
+
+    # -- where the unseen cards are ------------------------------------------------
+    def _unseen(self) -> None:
+        view = self.view
+        rules = view.rules
+        copies = rules.copies(view.players)
+        count: dict[Card, int] = {c: copies for c in rules.pack.cards()}
+        if rules.jokers:
+            count[JOKER] = rules.jokers
+        held = known_held(view)
+        for c in [*view.hand, *view.pile, *held]:
+            if count.get(c, 0) > 0:
+                count[c] -= 1
+        unseen = [c for c, n in count.items() for _ in range(n)]
+        # Opponents' cards not known: spread over the unseen cards by weight.
+        hidden = sum(view.hand_sizes[s] for s in view.opponents) - len(held)
+        weights = []
+        took = [t.card for t in view.thrown if t.taken_by is not None and t.taken_by != view.seat]
+        threw = [t.card for t in view.thrown if t.seat is not None and t.seat != view.seat]
+        for c in unseen:
+            w = 1.0 + 1.5 * _near(c, took) - 0.3 * _near(c, threw)
+            weights.append(max(0.2, w))
+        total = sum(weights) or 1.0
+        probs = []
+        for w in weights:
+            in_hands = min(0.95, hidden * w / total)
+            probs.append(1.0 - in_hands)
+        norm = sum(probs) or 1.0
+        self.unseen = unseen
+        self.draw_p = [p / norm for p in probs]
+        # The next stock card, merged by card (copies add up).
+        merged: dict[Card, float] = {}
+        for c, p in zip(unseen, self.draw_p, strict=True):
+            merged[c] = merged.get(c, 0.0) + p
+        self.next_cards = list(merged.items())
+
+    def _sample_pairs(self, n: int) -> list[tuple[Card, Card]]:
+        if len(self.unseen) < 2:
+            return []
+        pairs = []
+        for _ in range(n):
+            a, b = self.rng.choices(range(len(self.unseen)), weights=self.draw_p, k=2)
+            while b == a:
+                b = self.rng.choices(range(len(self.unseen)), weights=self.draw_p, k=1)[0]
+            pairs.append((self.unseen[a], self.unseen[b]))
+        return pairs
+
+    # -- the opponents ---------------------------------------------------------------------
+    def _opponents(self) -> None:
+        view = self.view
+        rules = view.rules
+        held = {s: 0 for s in view.opponents}
+        turns = {s: 0 for s in view.opponents}
+        last: dict[int, int] = {}
+        for t in view.thrown:
+            if t.seat in turns:
+                turns[t.seat] += 1
+                last[t.seat] = rules.value(t.card)
+            if t.taken_by in held:
+                held[t.taken_by] += 1
+        hazards = []
+        for s in view.opponents:
+            q = self.Q0 + self.Q1 * turns[s] + self.Q_HELD * held[s]
+            # A player who throws a low card has nothing higher left loose (measured:
+            # 15 % to close next after throwing a 4 or 5, 5 % after a 9 or a 10).
+            if s in last:
+                q *= 0.6 + self.Q_LOW * max(0, 9 - last[s])
+            hazards.append(min(0.5, q))
+        none = 1.0
+        for q in hazards:
+            none *= 1.0 - q
+        self.q = 1.0 - none  # somebody else closes before my next turn
+        mean_turns = sum(turns.values()) / max(1, len(turns))
+        # What each opponent would likely score (measured: 21 points after their first turn, about 15 % less each turn).
+        self.opp_points = 22.0 * 0.85 ** max(0.0, mean_turns - 1)
+        target = rules.target
+        totals = view.totals
+        me = totals[view.seat]
+        heads_up = view.players == 2
+        # Points that put an opponent out are worth more; heads-up that is the match.
+        bonus = 0.0
+        for s in view.opponents:
+            over = _sigmoid((totals[s] + self.opp_points - target) / 6.0)
+            bonus += over * (WIN_MATCH if heads_up else 25.0)
+        self.win_gain = len(view.opponents) * self.opp_points + bonus
+        reentry = rules.reentries != 0 and view.players >= rules.reentry_min_players and not heads_up
+        self.out_weight = (0.3 if reentry else 1.0) * WIN_MATCH
+        self.my_total = me
+        self.target = target
+        self.fed = fed_cards(view)
+
+    def my_cost(self, loose: float) -> float:
+        """What holding ``loose`` points costs if somebody else closes (lay-offs take some off)."""
+        return self.LAYOFF * loose + self.out_weight * _sigmoid((self.my_total + loose - self.target) / 5.0)
+
+    def close_gain(self, score: int) -> float:
+        if score == -1000:
+            return WIN_MATCH * 3
+        return self.win_gain - score - self.out_weight * _sigmoid((self.my_total + score - self.target) / 5.0)
+
+    def candidates(self, eight: list[Card], keep: Card | None = None) -> list[Card]:
+        """Discards worth a look: the ones leaving the fewest loose points, and
+        the ones leaving the most melded cards (at most ``CANDIDATES``)."""
+        ev = self.ev
+        scored = []
+        for d in set(eight):
+            if d == keep:
+                continue
+            rest = _without(eight, d)
+            scored.append((ev.loose(rest), ev.loose_count(rest), -ev.rules.value(d), d))
+        by_points = sorted(scored)
+        by_count = sorted(scored, key=lambda t: (t[1], t[0], t[2], t[3]))
+        chosen = dict.fromkeys([t[3] for t in by_points[:CANDIDATES]] + [t[3] for t in by_count[:2]])
+        return list(chosen)
+
+    def feed_cost(self, card: Card) -> float:
+        """What throwing ``card`` may give the next player: a card near what
+        they took from the pile, or a low card they can swap for a high one."""
+        low = max(0.0, self.GIFT_BELOW - self.ev.rules.value(card)) if card != JOKER else 10.0
+        return self.FEED * feeds(card, self.fed) * (1.0 + self.q) + self.GIFT * low
+
+    # -- hands as keys: a bitmask for plain cards (fast), a sorted tuple otherwise -----
+    def key_of(self, cards: Sequence[Card]):
+        return self.ev.mask(cards) if self.plain else tuple(sorted(cards))
+
+    def add(self, key, card: Card):
+        return key | self.bit[card] if self.plain else tuple(sorted((*key, card)))
+
+    def info(self, key8) -> tuple:
+        """(loose points after the best discard, closes?, best close score) of eight cards."""
+        if self.plain:
+            return self.ev.eight_mask(key8)
+        return self._slow(key8)[1:]
+
+    def keep(self, key8):
+        """The seven of eight cards with the fewest loose points."""
+        if self.plain:
+            return self.ev.keep_mask(key8)
+        return self._slow(key8)[0]
+
+    def _slow(self, key8) -> tuple:
+        got = self._memo8.get(key8)
+        if got is None:
+            got = self._memo8[key8] = _solve_eight(self.ev, list(key8), self.players)
+        return got
+
+    def loose7(self, key) -> int:
+        return self.ev.points_of_mask(key) if self.plain else self.ev.loose(list(key))
+
+    def close_value(self, eight: list[Card]) -> float | None:
+        """The value of closing with these eight cards now, if legal."""
+        _, closes, score = self.info(self.key_of(eight))
+        if not closes or (self.view.first_round and not self.view.rules.first_round_close):
+            return None
+        return self.close_gain(score if score is not None else 0)
+
+    # -- seven kept ------------------------------------------------------------------------
+    def odds(self, key) -> tuple[float, float, float, float, float]:
+        """(close next draw, close within two, loose after one draw, loose after
+        two (0 when closed), expected close score)."""
+        got = self._memo7.get(key)
+        if got is not None:
+            return got
+        info, add = self.info, self.add
+        p1 = loose1 = score1 = 0.0
+        for c, p in self.next_cards:
+            loose, closes, score = info(add(key, c))
+            loose1 += p * loose
+            if closes:
+                p1 += p
+                score1 += p * max(-20, score if score is not None else 0)
+        hits = 0
+        loose2 = 0.0
+        for a, b in self.draw_pairs:
+            first = add(key, a)
+            one = info(first)
+            if one[1]:
+                continue  # closed at the first draw: nothing left to hold
+            two = info(add(self.keep(first), b))
+            if two[1]:
+                hits += 1
+            else:
+                loose2 += two[0]
+        n = len(self.draw_pairs)
+        p2_more = hits / n if n else 0.0
+        loose2 = loose2 / n if n else loose1
+        score = score1 / p1 if p1 else 1.5
+        got = self._memo7[key] = (p1, min(1.0, p1 + p2_more), loose1, loose2, score)
+        return got
+
+    def value(self, kept: list[Card], *, my_first: bool) -> float:
+        """Expected gain of holding ``kept`` (the race against the opponents)."""
+        key = self.key_of(kept)
+        p1, p2, loose1, loose2, score = self.odds(key)
+        loose0 = self.loose7(key)
+        h = [p1, (p2 - p1) / (1.0 - p1) if p1 < 1.0 else 1.0]
+        h.append(min(0.9, h[1] * 1.15 + 0.02))
+        q = self.q
+        alive = 1.0
+        total = 0.0
+        draws = 0
+        for k in range(8):
+            if (k % 2 == 0) == my_first:
+                hz = h[min(draws, 2)]
+                gain = self.win_gain * 0.85**draws - (score if draws == 0 else 1.0)
+                total += alive * hz * gain
+                alive *= 1.0 - hz
+                draws += 1
+            else:
+                held = loose0 if draws == 0 else loose1 if draws == 1 else loose2
+                total -= alive * q * self.my_cost(held)
+                alive *= 1.0 - q
+        # Whatever is left: a long hand, roughly even, holding what we hold.
+        total -= alive * self.LONG * self.my_cost(loose2)
+        return total
+
+
+def _solve_eight(ev: HandEval, eight: list[Card], players: int) -> tuple:
+    best_key: tuple | None = None
+    keep: list[Card] = eight[:7]
+    loose = 0
+    closes = False
+    score: int | None = None
+    value = ev.rules.value
+    for e in set(eight):
+        rest = _without(eight, e)
+        points = ev.loose(rest)
+        key = (points, -value(e), e)
+        if best_key is None or key < best_key:
+            best_key, keep, loose = key, rest, points
+        s = ev.close_score(rest, players)
+        if s is not None:
+            closes = True
+            if score is None or s < score:
+                score = s
+    return (tuple(sorted(keep)), loose, closes, score)
+
+
+def _memo_for(ev: HandEval) -> dict:
+    memo = ev.memo.setdefault("expert", {})
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    return memo
+
+
+def _near(card: Card, cards: Sequence[Card]) -> int:
+    if card == JOKER:
+        return 0
+    n = 0
+    for c in cards:
+        if c == JOKER:
+            continue
+        if c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= 2):
+            n += 1
+    return n
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30:
+        return 0.0
+    if x > 30:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))

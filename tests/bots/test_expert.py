@@ -1,0 +1,104 @@
+"""The expert plays from its view, closes when it should, and plays the score."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.bots import ExpertBot, SimpleBot, bot_turn, play_hand, seat_view
+from companion.bots.arena import main as arena_main
+from companion.bots.arena import run, wilson
+from companion.rules import get_rules, parse_cards
+from companion.rules.game import HandGame, Phase
+
+classic = get_rules("classic")
+
+
+def fixed(hands, stock, discards, rules=classic, turns_taken=10):
+    return HandGame(
+        rules=rules,
+        dealer=len(hands) - 1,
+        hands=[parse_cards(h) for h in hands],
+        stock=parse_cards(stock),
+        discards=parse_cards(discards),
+        turn=0,
+        turns_taken=turns_taken,
+    )
+
+
+def after_drawing(game):
+    game.phase = Phase.DISCARD
+    return game
+
+
+def test_a_chinchon_closes_at_once():
+    game = after_drawing(fixed(["1o 2o 3o 4o 5o 6o 7o 12b", "5b 5c 5e 4c 12o 2c 1c"], "1b", "4e"))
+    card, close = ExpertBot().choose_end(seat_view(game, 0))
+    assert close and str(card) == "12b"
+
+
+def test_a_close_that_puts_the_last_opponent_out_is_taken():
+    """Heads-up at 95 to 20: the opponent holds plenty, so closing with 4 wins the match."""
+    game = after_drawing(fixed(["11c 11e 11b 5o 6o 7o 4c 12e", "5b 5c 10e 4o 12o 2c 1c"], "1b 3b 2b", "10o"))
+    card, close = ExpertBot().choose_end(seat_view(game, 0, totals=[20, 95]))
+    assert close and str(card) == "12e"
+
+
+def test_it_takes_the_top_card_that_lets_it_close():
+    game = fixed(["11c 11e 11b 5o 6o 7o 12e", "5b 5c 10e 4o 12o 2c 1c"], "1b 3b 2b", "4o")
+    game.hands[1] = parse_cards("5b 5c 10e 3o 12o 2c 1c")
+    assert ExpertBot().choose_draw(seat_view(game, 0)) == "discard"
+
+
+def test_decisions_are_repeatable_and_use_the_view_only():
+    game = HandGame.deal(classic, 3, 0, random.Random(8))
+    view = seat_view(game, game.turn)
+    assert ExpertBot(seed=4).choose_draw(view) == ExpertBot(seed=4).choose_draw(view)
+    game.draw(game.turn, "stock", random.Random(1))
+    view = seat_view(game, game.turn)
+    assert ExpertBot(seed=4).choose_end(view) == ExpertBot(seed=4).choose_end(view)
+
+
+@pytest.mark.parametrize(
+    "preset,overrides,players",
+    [("classic", {}, 2), ("fournier", {}, 3), ("sweden", {}, 2), ("italy", {}, 4), ("classic", {"jokers": 2}, 5)],
+)
+def test_the_expert_finishes_hands_in_every_preset(preset, overrides, players):
+    rules = get_rules(preset, **overrides)
+    game = HandGame.deal(rules, players, 0, random.Random(2))
+    bots = [ExpertBot() if i % 2 == 0 else SimpleBot() for i in range(players)]
+    result = play_hand(game, bots, random.Random(2))
+    assert result is not None and result.legal
+
+
+def test_an_illegal_close_from_a_bot_is_played_as_a_discard():
+    class Cheat(SimpleBot):
+        def choose_end(self, view):
+            return view.hand[0], True
+
+    game = fixed(["11c 11e 11b 5o 6o 7o 3c", "5b 5c 5e 4o 12o 2c 1c"], "1b 10b", "4e")
+    assert bot_turn(game, Cheat(), random.Random(0)) is None and game.closer is None and game.turn == 1
+
+
+def test_wilson_interval():
+    low, high = wilson(0.7, 400)
+    assert round(low, 3) == 0.653 and round(high, 3) == 0.743
+    assert wilson(0.0, 10)[0] == 0.0 and wilson(1.0, 10)[1] == 1.0
+
+
+class Mine(SimpleBot):
+    """An outside player: any class with the protocol."""
+
+    name = "mine"
+
+
+def test_the_arena_plays_seeded_matches_and_loads_outside_bots(capsys):
+    first = run("simple", "good", matches=2, preset="classic", seed=5, jobs=1)
+    again = run("simple", "good", matches=2, preset="classic", seed=5, jobs=1)
+    assert first["share"] == again["share"] and first["hands"] == again["hands"] > 0
+    arena_main(["mine", "simple", "--bot", "tests.bots.test_expert:Mine", "--matches", "2", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert "mine wins" in out and "95%" in out and "p95" in out
+    arena_main(["tests.bots.test_expert:Mine", "good", "--matches", "1", "--jobs", "1"])
+    assert "wins" in capsys.readouterr().out
