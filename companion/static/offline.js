@@ -24,7 +24,7 @@
   const WAKE = "chinchon-wake";
   const DRAFT_DAYS = 2;
   const RETRY_MS = 30000;
-  const ENTER_HAND = "a[href$='/hands/new']:not([data-change])";
+  const ENTER_HAND = "a[href*='/hands/new']:not([data-change])";
   const loadedAt = Date.now();
   let texts = {};
   let notice = ""; // "2 hands sent.", shown once on the scoreboard
@@ -169,7 +169,11 @@
 
   function restoreDraft(form) {
     const draft = read(draftKey(form), null);
-    if (form.dataset.fresh === "1" && draft && draft.fields) fill(form, draft.fields);
+    // A draft comes back when this very page is reloaded or reached with Back
+    // (a lost connection, a closed tab); a new visit starts a clean form.
+    const nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    const revisit = nav && (nav.type === "reload" || nav.type === "back_forward");
+    if (form.dataset.fresh === "1" && revisit && draft && draft.fields) fill(form, draft.fields);
   }
 
   // Old drafts go: those of a form already sent, those of an older version of
@@ -515,7 +519,8 @@
       entries.forEach(function (e) { list.appendChild(pendingItem(e)); });
       box.appendChild(list);
     }
-    const enter = document.querySelector(ENTER_HAND);
+    // "Enter hand N: who closed?" follows the hands still waiting.
+    const enter = document.getElementById("who-closed");
     const pendingNew = entries.filter(function (e) { return !e.edit; });
     if (enter && pendingNew.length) {
       enter.textContent = enter.textContent.replace(/\d+/, String(pendingNew[pendingNew.length - 1].number + 1));
@@ -666,8 +671,9 @@
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* not fatal */ });
     const paths = [];
     // Hand entry must open offline too, at the current version of the table.
-    const enter = scoreboardToken() && document.querySelector(ENTER_HAND);
-    if (enter) paths.push(pathOf(enter.href));
+    if (scoreboardToken()) {
+      document.querySelectorAll(ENTER_HAND).forEach(function (enter) { paths.push(pathOf(enter.href)); });
+    }
     // The offline page in the language chosen last.
     const lang = document.documentElement.lang;
     if (read(OFFLINE_LANG, null) !== lang) paths.push(document.body.dataset.offline || "/offline");

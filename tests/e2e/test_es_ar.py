@@ -31,18 +31,19 @@ def test_scoreboard_and_hand_entry_in_es_ar(page: Page, live_server: str):
 
     # The scoreboard.
     expect(page.locator("main")).to_contain_text("Pozo: $300,00")
-    expect(page.get_by_role("link", name="Anotar la mano 1")).to_be_visible()
+    expect(page.locator("#who-closed")).to_contain_text("Anotar la mano 1")
 
     # The hand entry: voseo, "cortar", the Spanish deck's numbers.
-    page.get_by_role("link", name="Anotar la mano 1").click()
+    page.locator(".pick-closer a").first.click()
     expect(page.locator("main")).to_contain_text("Quien corta")
     page.locator("label.pill:has(input[name=closer][value='0'])").click()
-    expect(page.locator("#verdict")).to_contain_text("Ana cortó: tocá las 8 cartas")
-    expect(page.locator("button[data-card='12e']")).to_contain_text("12 de espadas")
+    expect(page.locator("main")).to_contain_text("Tocá las cartas de cada jugador")
+    expect(page.locator("input.pick[value='12e']").first).to_have_attribute("aria-label", "12 de espadas")
     for seat, cards in HAND_1.items():
-        page.locator(f"button[data-tab='{seat}']").click()
         for token in cards.split():
-            page.locator(f"button[data-card='{token}']").click()
+            if not page.locator(f"[data-tab='{seat}'] input").is_checked():
+                page.locator(f"[data-tab='{seat}']").click()
+            page.locator(f"[data-card='{token}']:visible").first.click()
     verdict = page.locator("#verdict")
     expect(verdict).to_contain_text("Corte válido")
     expect(verdict).to_contain_text("juego 2 de Ana")

@@ -38,12 +38,13 @@ def shot(page: Page, name: str, locator=None) -> None:
 
 
 def enter_points(page: Page, closer: int, points: list[int | None]) -> None:
-    page.get_by_role("link", name=re.compile("Enter hand")).click()
-    page.locator(f"label.pill:has(input[name=closer][value='{closer}'])").click()
-    page.locator("label.pill:has(input[name=mode][value='points'])").click()
-    page.wait_for_selector(f"input[name=p{closer}]")
+    # "Enter hand N: who closed?" lists the players still in, in seat order.
+    still_in = [seat for seat, value in enumerate(points) if value is not None]
+    page.locator(".pick-closer a").nth(still_in.index(closer)).click()
+    expect(page.locator(f"input[name=closer][value='{closer}']")).to_be_checked()
+    page.locator(f"label.pill:has(input[name=closer_score][value='{points[closer]}'])").click()
     for seat, value in enumerate(points):
-        if value is not None:
+        if value is not None and seat != closer:
             page.fill(f"input[name=p{seat}]", str(value))
     page.get_by_role("button", name=re.compile("Save hand")).click()
     expect(page.locator(".flash")).to_contain_text("saved")
@@ -80,9 +81,9 @@ def play_digital(page: Page, group_url: str) -> None:
         page.get_by_role("link", name="I am Ana: show my cards").click()
         with page.expect_navigation():
             page.get_by_role("button", name="Draw from the stock").click()
-        page.locator(".pick-card").last.click()
+        page.locator(".pcard.pick").last.click()
         with page.expect_navigation():
-            page.get_by_role("button", name="Discard it").click()
+            page.get_by_role("button", name="Throw", exact=True).click()
     raise AssertionError("the digital match did not finish")
 
 

