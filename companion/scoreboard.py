@@ -181,6 +181,14 @@ class Standing:
     def can_reenter(self, seat: int) -> bool:
         return self.table.names[seat] in self.state.can_reenter
 
+    def reentry_refusal(self, seat: int) -> MatchError | None:
+        """Why this player may not buy back in now (the engine's refusal), or None."""
+        try:
+            self.state.verify_reentry(self.table.names[seat])
+        except MatchError as error:
+            return error
+        return None
+
     def near_target(self, seat: int) -> bool:
         """Within a tenth of the target (at least 10 points) of going out."""
         margin = max(10, self.rules.target // 10)

@@ -12,6 +12,7 @@ from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 from .i18n import LANGUAGES, card_label, card_name, money, possessive, preset_name, reason_text, refusal_text, suit_name
+from .messages import error_text
 from .rules import parse_card
 
 #: A year: a static URL carries its file's hash, so its content never changes.
@@ -49,6 +50,7 @@ def init_app(app: Flask) -> None:
             "money": money,
             "possessive": possessive,
             "reason_text": reason_text,
+            "error_text": error_text,
             "preset_name": preset_name,
             "refusal_text": refusal_text,
             "parse_card": parse_card,
