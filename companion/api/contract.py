@@ -217,7 +217,7 @@ add(
                 "seen": nullable({"type": "array", "items": ref("Card"), "maxItems": 104}),
                 "stock": nullable({"type": "integer", "minimum": 0, "maximum": 104}),
                 "players": nullable({"type": "integer", "minimum": 2, "maximum": 8}),
-                "samples": nullable({"type": "integer", "minimum": 1, "maximum": 2000}),
+                "samples": nullable({"type": "integer", "minimum": 1, "maximum": 5000}),
                 "seed": nullable({"type": "integer", "minimum": 0, "maximum": 2**31 - 1}),
             },
             required=["hand"],

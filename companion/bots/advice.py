@@ -50,7 +50,7 @@ from ..rules.validate import check_card_groups
 from .hands import HandEval, evaluator
 
 DEFAULT_SAMPLES = 400
-MAX_SAMPLES = 2000
+MAX_SAMPLES = 5000
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ def fixed(hands, stock, discards, rules=classic, turns_taken=10):
 
 
 def after_drawing(game):
-    game.phase = Phase.DISCARD
+    assert game.phase == Phase.DISCARD  # eight cards in hand: the state machine's own phase
     return game
 
 

@@ -57,7 +57,6 @@ def test_the_simple_bot_takes_the_top_card_that_makes_a_meld():
 def test_the_good_bot_closes_with_its_best_score():
     # 11c 11e 11b 5o 6o 7o + 1o / 3c: keeping the ace scores 1, keeping the 3 scores 3.
     game = fixed(["11c 11e 11b 5o 6o 7o 3c 1o", *GERMAN[1:]], "1b", "4c")
-    game.phase = game.phase.DISCARD
     card, close = GoodBot().choose_end(seat_view(game, 0))
     assert close and card == parse_card("3c")
 
@@ -68,7 +67,6 @@ def test_after_a_reshuffle_bots_keep_court_cards_that_make_melds():
     hand = "12o 12c 1e 2b 4c 6e 7o 3o"
     for bot in (SimpleBot(), GoodBot()):
         game = fixed([hand, *GERMAN[1:]], "1b", "4b", reshuffles=1)
-        game.phase = game.phase.DISCARD
         card, close = bot.choose_end(seat_view(game, 0))
         assert not close and card.rank != 12, bot.name
         game.reshuffles = 0
