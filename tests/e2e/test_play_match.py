@@ -162,8 +162,13 @@ def test_a_whole_match_on_three_phones(browser: Browser, page: Page, live_server
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test runs npm ci)")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_seat_view_passes_axe_and_is_photographed(browser: Browser, live_server: str, scheme: str):
+    # Reduced motion: axe judges the settled page, not a card halfway through its entrance.
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, locale="en-US", bypass_csp=True, color_scheme=scheme
+        viewport={"width": 390, "height": 844},
+        locale="en-US",
+        bypass_csp=True,
+        color_scheme=scheme,
+        reduced_motion="reduce",
     )
     page = context.new_page()
     page.goto(live_server + "/play/new")

@@ -355,15 +355,11 @@ class NeverCloses:
 
     name = "never"
 
-    def choose_draw(self, game, seat):
-        from companion.bots.players import Move
+    def choose_draw(self, view):
+        return "stock"
 
-        return Move("stock")
-
-    def choose_end(self, game, seat):
-        from companion.bots.players import EndTurn
-
-        return EndTurn(game.hands[seat][-1], False)
+    def choose_end(self, view):
+        return view.hand[-1], False
 
 
 def bots_alone(client, app, monkeypatch, **config):
