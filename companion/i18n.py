@@ -169,7 +169,3 @@ def card_label(card: Card, deck_name: str, style: str) -> str:
     else:
         rank = str(card.rank)
     return rank + (FRENCH_MARK[card.suit.value] if style == "french" else "")
-
-
-# The sentences for engine refusals live in companion/messages.py.
-from .messages import error_text, over_limit_text, reason_text, refusal_text  # noqa: E402,F401

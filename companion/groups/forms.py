@@ -10,7 +10,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from ..forms import PRESET_CHOICES
 from ..group_service import MAX_MEMBERS, clean_members
-from ..i18n import error_text
+from ..messages import error_text
 from ..rules import ChinchonError, get_rules
 
 CURRENCIES = ("EUR", "USD", "GBP", "SEK", "CHF", "ARS", "MXN", "UYU")

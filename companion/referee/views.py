@@ -9,7 +9,7 @@ from flask import make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..grid import GridView, Tab, read_tokens
-from ..i18n import error_text, over_limit_text
+from ..messages import error_text, over_limit_text
 from ..rules import Card, ChinchonError, HandResult, Layoff, parse_card, parse_cards, settle_hand
 from ..rules.close import CloseVerdict, check_close, drawing_outs, legal_discards
 from ..rules.errors import CountError

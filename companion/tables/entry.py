@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..grid import GridView, Tab, read_tokens, short_marks
-from ..i18n import error_text
+from ..messages import error_text
 from ..models import Hand
 from ..rules import Card, ChinchonError, HandResult, check_close, parse_card, settle_hand
 from ..rules.errors import CountError
