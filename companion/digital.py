@@ -21,6 +21,8 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select, update
 
 from .bots import BOTS, bot_turn
+from .bots.advice import Hint, hint
+from .bots.view import seat_view as bot_view
 from .extensions import db
 from .models import Deal, GameTable, Hand, now
 from .rules import Card, ChinchonError, best_melds, parse_card
@@ -61,6 +63,7 @@ def create_digital_table(
     first_dealer: int,
     suit_style: str,
     rematch_of: GameTable | None = None,
+    hints: bool = True,
 ) -> GameTable:
     if not any(kind == "human" for _, kind in players):
         raise ChinchonError(_("At least one player must be a person."), "players")
@@ -75,6 +78,7 @@ def create_digital_table(
     )
     table.kind = "digital"
     table.play_mode = mode
+    table.hints_allowed = hints
     for player, (_name, kind) in zip(table.players, players, strict=True):
         player.kind = kind
         if mode == "devices" and kind == "human":
@@ -96,6 +100,7 @@ def rematch_of(table: GameTable) -> GameTable:
         first_dealer=(table.first_dealer + 1) % len(table.players),
         suit_style=table.suit_style,
         rematch_of=table,
+        hints=table.hints_allowed,
     )
 
 
@@ -294,6 +299,59 @@ def act(table: GameTable, deal: Deal, engine_seat: int, version: int, action: st
     return game
 
 
+def ask_hint(table: GameTable, deal: Deal, engine_seat: int, version: int) -> None:
+    """A person asks for a hint at their turn: written into the deal (every
+    phone's moves show it) before anything is shown.  Asking again at the
+    same point of the hand writes nothing more."""
+    if not table.hints_allowed:
+        raise PlayError(_("Hints are turned off at this table."), "hint", key="hints_off")
+    game = game_of(table, deal)
+    if not 0 <= engine_seat < game.players or is_bot(table, deal, engine_seat):
+        raise PlayError(_("That seat is not yours to play."), "seat", key="seat")
+    if game.phase == Phase.OVER:
+        raise PlayError(_("This hand is over."), "phase", key="over")
+    if game.turn != engine_seat:
+        raise PlayError(_("It is not your turn."), "turn", key="turn")
+    if _hint_asked(deal, game, engine_seat):
+        return
+    claim(deal, version)
+    deal.hints = [*(deal.hints or []), _hint_mark(game, engine_seat)]
+    deal.updated_at = now()
+    db.session.commit()
+
+
+def _hint_asked(deal: Deal, game: HandGame, engine_seat: int) -> bool:
+    return _hint_mark(game, engine_seat) in (deal.hints or [])
+
+
+def _hint_mark(game: HandGame, engine_seat: int) -> dict:
+    """Who asked, and when: the number of moves in the hand's log so far."""
+    return {"seat": engine_seat, "at": len(game.log), "phase": game.phase.value}
+
+
+def hint_for(table: GameTable, deal: Deal, game: HandGame, engine_seat: int | None) -> Hint | None:
+    """The hint asked by ``engine_seat`` at this very point of the hand, if
+    any: the advisor's odds from that seat's view alone (never the game),
+    with a seed fixed per position so every reload shows the same figures."""
+    if engine_seat is None or game.phase == Phase.OVER or game.turn != engine_seat:
+        return None
+    if not _hint_asked(deal, game, engine_seat):
+        return None
+    view = bot_view(game, engine_seat)
+    return hint(view, seed=deal.id * 1000 + len(game.log))
+
+
+def hints_by_number(table: GameTable) -> dict[int, list[tuple[str, int]]]:
+    """Per hand number: who asked for hints, and how many (for the history)."""
+    out: dict[int, dict[str, int]] = {}
+    for deal in table.deals:
+        for asked in deal.hints or []:
+            name = table.names[deal.seats[asked["seat"]]]
+            per = out.setdefault(deal.number, {})
+            per[name] = per.get(name, 0) + 1
+    return {n: list(per.items()) for n, per in out.items()}
+
+
 def claim(deal: Deal, seen_version: int) -> None:
     """Take the deal's next version, or refuse a stale or doubled action."""
     if not 0 < seen_version < 2**31:
@@ -336,18 +394,27 @@ class Turn:
     drawn: Card | None = None  # for a reshuffle: the card kept on the pile
     thrown: Card | None = None
     closed: bool = False
-    kind: str = "turn"  # or "reshuffle" / "void"
+    kind: str = "turn"  # or "reshuffle" / "void" / "hint" (asked, not drawn yet)
     reason: str | None = None
+    hint: bool = False  # the player asked for a hint during this turn
 
 
-def turns_of(moves: Sequence[Move], names: Sequence[str]) -> list[Turn]:
-    """The log grouped into turns (draw + discard or close), reshuffles and voids."""
+def turns_of(moves: Sequence[Move], names: Sequence[str], hints: Sequence[dict] = ()) -> list[Turn]:
+    """The log grouped into turns (draw + discard or close), reshuffles and
+    voids; a turn in which the player asked for a hint says so (a hint is
+    marked with the number of moves logged when it was asked)."""
     out: list[Turn] = []
     pending: Turn | None = None
-    for move in moves:
+    start = 0  # where the turn being played began in the log
+
+    def asked(seat: int, upto: int) -> bool:
+        return any(h["seat"] == seat and start <= h["at"] <= upto for h in hints)
+
+    for i, move in enumerate(moves):
         match move:
             case Draw():
-                pending = Turn(names[move.seat], source=move.source.value, drawn=move.card)
+                hinted = asked(move.seat, i + 1)
+                pending = Turn(names[move.seat], source=move.source.value, drawn=move.card, hint=hinted)
                 out.append(pending)
             case Discard() | Close():
                 base = pending if pending is not None and pending.who == names[move.seat] else Turn(names[move.seat])
@@ -357,18 +424,23 @@ def turns_of(moves: Sequence[Move], names: Sequence[str]) -> list[Turn]:
                     base.drawn,
                     move.card if isinstance(move, Discard) else None,
                     isinstance(move, Close),
+                    hint=base.hint,
                 )
                 if pending is not None and out and out[-1] is pending:
                     out[-1] = done
                 else:
                     out.append(done)
                 pending = None
+                start = i + 1
             case Reshuffle():
                 out.append(Turn("", kind="reshuffle", drawn=move.kept))
             case Void():
                 out.append(
                     Turn(names[move.seat] if move.seat is not None else "", kind="void", reason=move.reason.value)
                 )
+    if pending is None:  # asked before drawing, and not drawn yet
+        seats = dict.fromkeys(h["seat"] for h in hints if h["at"] >= start)
+        out += [Turn(names[seat], kind="hint") for seat in seats]
     return out
 
 
@@ -409,7 +481,7 @@ def seat_view(
         "first_round": game.first_round,
         "void": game.void.reason.value if game.void else None,
         "next_dealer": None,
-        "turns": turns_of(game.seen_by(engine_seat), seat_names)[-6:],
+        "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or ())[-6:],
         "reshuffles": game.reshuffles,
         "max_reshuffles": rules.max_reshuffles,
     }

@@ -134,6 +134,8 @@ def _play_text(error: ChinchonError) -> str:
             return _("Choose a card from your hand.")
         case "action":
             return _("Unknown action.")
+        case "hints_off":
+            return _("Hints are turned off at this table.")
         case "playing":
             return _("This hand is still being played.")
         case "finished":

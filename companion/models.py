@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, update
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, true, update
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -63,6 +63,9 @@ class GameTable(db.Model):
     #: How the players who did not close were entered last: "cards" or "points"
     #: (the hand-entry page opens the same way next time).
     entry_mode: Mapped[str] = mapped_column(String(10), default="cards", server_default="cards")
+    #: Digital tables: whether a player may ask for a hint (every hint asked
+    #: is written in the hand's moves and in the history).
+    hints_allowed: Mapped[bool] = mapped_column(default=True, server_default=true())
     deals: Mapped[list[Deal]] = relationship(
         back_populates="table", order_by="Deal.id", cascade="all, delete-orphan", lazy="select"
     )
@@ -191,6 +194,9 @@ class Deal(db.Model):
     seats: Mapped[list[int]] = mapped_column(JSON)
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    #: Hints asked, in order: ``{"seat": engine seat, "at": moves in the
+    #: log when asked, "phase": "draw" | "discard"}`` (None: none yet).
+    hints: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     #: The scoreboard hand this deal became once somebody closed.
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), default=None)
     created_at: Mapped[datetime] = mapped_column(default=now)

@@ -8,7 +8,7 @@ import os
 import uuid
 
 from flask import Flask, current_app, render_template, request
-from flask_babel import get_locale, ngettext
+from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 
 from .i18n import LANGUAGES, card_label, card_name, money, possessive, preset_name, suit_name
@@ -57,6 +57,8 @@ def init_app(app: Flask) -> None:
             "current_path": request.full_path.rstrip("?") if request else "/",
             "new_submission": lambda: uuid.uuid4().hex,
             "offline_texts": offline_texts,
+            "percent": format_percent,
+            "decimal": lambda x: format_decimal(round(x, 1)),
         }
 
 

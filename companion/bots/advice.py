@@ -42,12 +42,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..rules import JOKER, Card, Rules
+from ..rules import JOKER, Card, Rules, check_close
 from ..rules.errors import ChinchonError, CountError
 from ..rules.validate import check_card_groups
 from .hands import HandEval, evaluator
+from .players import known_held
+from .view import SeatView
 
 DEFAULT_SAMPLES = 400
 MAX_SAMPLES = 5000
@@ -61,6 +63,10 @@ class DiscardOdds:
     expected_points: float
     close_now: bool
     close_score: int | None  # the score of closing now with this discard, if legal
+    #: The distinct unseen cards that, drawn next, let the seat close (deck order).
+    outs: tuple[Card, ...] = ()
+    #: Unseen copies among ``outs`` (``close_next`` is ``hits / unseen``).
+    hits: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +78,7 @@ class Advice:
     draws: int  # own draws counted by close_within_3
 
 
-def unseen_cards(rules: Rules, hand: Sequence[Card], seen: Sequence[Card], players: int) -> list[Card]:
+def unseen_cards(rules: Rules, hand: Sequence[Card], seen: Sequence[Card], players: int | None) -> list[Card]:
     """Every card of the pack not in ``hand`` or ``seen``, one entry per copy."""
     copies = rules.copies(players)
     pool = Counter({c: copies for c in rules.pack.cards()})
@@ -81,6 +87,62 @@ def unseen_cards(rules: Rules, hand: Sequence[Card], seen: Sequence[Card], playe
     pool.subtract(Counter(hand))
     pool.subtract(Counter(seen))
     return [c for c, n in pool.items() for _ in range(max(n, 0))]
+
+
+def _checked(rules: Rules, hand: Sequence[Card], seen: Sequence[Card], players: int | None) -> list[Card]:
+    """The unseen cards, after checking the hand and the seen cards (fields named)."""
+    if len(hand) not in (7, 8):
+        raise CountError(f"Give the 8 cards held after drawing, or the 7 before; got {len(hand)}.", "hand")
+    if players is not None and not rules.min_players <= players <= rules.max_players:
+        raise ChinchonError(
+            f"players must be from {rules.min_players} to {rules.max_players} under these rules.", "players"
+        )
+    check_card_groups([hand, seen], rules, rules.copies(players), lambda i, j: f"{('hand', 'seen')[i]}[{j}]")
+    unseen = unseen_cards(rules, hand, seen, players)
+    if not unseen:
+        raise ChinchonError("No card is left unseen: nothing can be drawn.", "seen")
+    return unseen
+
+
+def _kept_options(hand: list[Card]) -> list[tuple[Card | None, list[Card]]]:
+    if len(hand) == 7:
+        return [(None, hand)]
+    out: list[tuple[Card | None, list[Card]]] = []
+    for d in dict.fromkeys(hand):
+        kept = list(hand)
+        kept.remove(d)
+        out.append((d, kept))
+    return out
+
+
+def _may_close(rules: Rules, first_round: bool) -> bool:
+    return not first_round or rules.first_round_close
+
+
+def next_draw(
+    rules: Rules,
+    hand: Sequence[Card],
+    seen: Sequence[Card] = (),
+    *,
+    players: int | None = None,
+    first_round: bool = False,
+) -> list[DiscardOdds]:
+    """The exact figures only (``close_next``, ``outs``, ``expected_points``,
+    ``close_now``; ``close_within_3`` is left 0): one row per discard of eight
+    cards, or one row for seven.  ``players`` None: the rules' own number of
+    decks.  ``first_round`` only affects ``close_now`` (the draw after this
+    one is never in the first round)."""
+    hand, seen = list(hand), list(seen)
+    unseen = _checked(rules, hand, seen, players)
+    ev = evaluator(rules)
+    memo: _Memo = {}
+    may = _may_close(rules, first_round)
+    rows = []
+    for d, kept in _kept_options(hand):
+        score = ev.close_score(kept, players) if may else None
+        hits, points, outs = _one_draw(ev, kept, unseen, players, memo)
+        rows.append(DiscardOdds(d, hits / len(unseen), 0.0, points, score is not None, score, outs, hits))
+    return rows
 
 
 def advise(
@@ -92,59 +154,49 @@ def advise(
     players: int = 2,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
+    draws: int | None = None,
+    first_round: bool = False,
 ) -> Advice:
     """Odds per discard (see the module's docstring for the exact definitions).
 
+    ``draws`` (1–3) overrides the number of own draws ``close_within_3``
+    counts; ``first_round`` makes ``close_now`` follow the first-round rule.
     Raises a :class:`ChinchonError` naming the field for bad input (``hand``,
-    ``hand[i]``, ``seen[i]``, ``players``, ``stock``, ``samples``).
+    ``hand[i]``, ``seen[i]``, ``players``, ``stock``, ``samples``, ``draws``).
     """
     hand = list(hand)
     seen = list(seen)
-    if len(hand) not in (7, 8):
-        raise CountError(f"Give the 8 cards held after drawing, or the 7 before; got {len(hand)}.", "hand")
-    if not rules.min_players <= players <= rules.max_players:
-        raise ChinchonError(
-            f"players must be from {rules.min_players} to {rules.max_players} under these rules.", "players"
-        )
-    if not 1 <= samples <= MAX_SAMPLES:
+    if len(hand) in (7, 8) and not 1 <= samples <= MAX_SAMPLES:
         raise ChinchonError(f"samples must be from 1 to {MAX_SAMPLES}.", "samples")
-    check_card_groups([hand, seen], rules, rules.copies(players), lambda i, j: f"{('hand', 'seen')[i]}[{j}]")
+    rows = next_draw(rules, hand, seen, players=players, first_round=first_round)
     unseen = unseen_cards(rules, hand, seen, players)
-    if not unseen:
-        raise ChinchonError("No card is left unseen: nothing can be drawn.", "seen")
     if stock is not None and not 0 <= stock <= len(unseen):
         raise ChinchonError(f"stock must be from 0 to {len(unseen)} (the cards not seen).", "stock")
-    draws = 3 if stock is None else max(1, min(3, -(-stock // players)))
+    if draws is not None and not 1 <= draws <= 3:
+        raise ChinchonError("draws must be from 1 to 3.", "draws")
+    if draws is None:
+        draws = 3 if stock is None else max(1, min(3, -(-stock // players)))
     ev = evaluator(rules)
     rng = random.Random(seed)
     sequences = [rng.sample(unseen, min(draws, len(unseen))) for _ in range(samples)]
-
-    kept_options: list[tuple[Card | None, list[Card]]]
-    if len(hand) == 8:
-        kept_options = []
-        for d in dict.fromkeys(hand):
-            kept = list(hand)
-            kept.remove(d)
-            kept_options.append((d, kept))
-    else:
-        kept_options = [(None, hand)]
-
-    rows = []
     memo: _Memo = {}
-    for d, kept in kept_options:
-        score = ev.close_score(kept, players)
-        nxt, points = _one_draw(ev, kept, unseen, players, memo)
-        within = sum(_closes_within(ev, kept, seq, players, memo) for seq in sequences) / samples
-        rows.append(DiscardOdds(d, nxt, within, points, score is not None, score))
-    recommended = None
-    if len(hand) == 8:
-        closing = [r for r in rows if r.close_now]
-        if closing:
-            best = min(closing, key=lambda r: (r.close_score, str(r.discard)))
-        else:
-            best = min(rows, key=lambda r: (-(r.close_within_3 + r.close_next), r.expected_points, str(r.discard)))
-        recommended = best.discard
+    rows = [
+        replace(
+            row,
+            close_within_3=sum(_closes_within(ev, kept, seq, players, memo) for seq in sequences) / samples,
+        )
+        for row, (_d, kept) in zip(rows, _kept_options(hand), strict=True)
+    ]
+    recommended = _recommend(rows).discard if len(hand) == 8 else None
     return Advice(tuple(rows), recommended, samples, len(unseen), draws)
+
+
+def _recommend(rows: Sequence[DiscardOdds]) -> DiscardOdds:
+    """A close now with the best score; else the best odds, then the fewest points."""
+    closing = [r for r in rows if r.close_now]
+    if closing:
+        return min(closing, key=lambda r: (r.close_score, str(r.discard)))
+    return min(rows, key=_rank)
 
 
 _Memo = dict[tuple[Card, ...], tuple[list[Card], int, bool]]
@@ -161,29 +213,41 @@ def _best_seven(ev: HandEval, eight: list[Card], players: int, memo: _Memo) -> t
 
 
 def _solve_seven(ev: HandEval, eight: list[Card], players: int) -> tuple[list[Card], int, bool]:
-    closes = False
-    best: tuple[int, int, Card] | None = None
-    keep: list[Card] = eight[:7]
     value = ev.rules.value
+    if ev.is_plain(eight):  # one deck, no wild cards: bitmasks, and the close question in one call
+        mask = ev.mask(eight)
+        closes = ev.eight_mask(mask)[1]
+        best = min((ev.points_of_mask(mask ^ ev.bit[c]), -value(c), c) for c in eight)
+        keep = list(eight)
+        keep.remove(best[2])
+        return keep, best[0], closes
+    closes = check_close(eight, ev.rules, players=players).legal  # the engine tries every discard itself
+    best: tuple[int, int, Card] | None = None
+    keep = eight[:7]
     for e in dict.fromkeys(eight):
         rest = list(eight)
         rest.remove(e)
-        if not closes and ev.can_close(rest, players):
-            closes = True
         key = (ev.loose(rest), -value(e), e)
         if best is None or key < best:
             best, keep = key, rest
     return keep, best[0] if best else 0, closes
 
 
-def _one_draw(ev: HandEval, kept: list[Card], unseen: list[Card], players: int, memo: _Memo) -> tuple[float, float]:
-    """Exact ``close_next`` and ``expected_points`` over every unseen card."""
-    closes = points = 0
+def _one_draw(
+    ev: HandEval, kept: list[Card], unseen: list[Card], players: int | None, memo: _Memo
+) -> tuple[int, float, tuple[Card, ...]]:
+    """Exact over every unseen card: the copies that let the seat close, the
+    average loose points held after the draw, and the distinct closing cards."""
+    hits = points = 0
+    outs: dict[Card, None] = {}
     for c in unseen:
         _, loose, can = _best_seven(ev, [*kept, c], players, memo)
         points += loose
-        closes += can
-    return closes / len(unseen), points / len(unseen)
+        if can:
+            hits += 1
+            outs[c] = None
+    order = ev.rules.card_keys.get
+    return hits, points / len(unseen), tuple(sorted(outs, key=lambda c: order(c, 0)))
 
 
 def _closes_within(ev: HandEval, kept: list[Card], draws: list[Card], players: int, memo: _Memo) -> bool:
@@ -192,3 +256,123 @@ def _closes_within(ev: HandEval, kept: list[Card], draws: list[Card], players: i
         if can:
             return True
     return False
+
+
+# -- a hint for the seat to move (digital play) -------------------------------------------
+HINT_SAMPLES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class HintRow:
+    """One move the seat could make, with its odds.
+
+    ``move``: ``"stock"`` (draw from the stock), ``"take"`` (take ``card``
+    from the pile, then throw ``then``), ``"discard"`` or ``"close"`` (put
+    ``card`` down).  Before drawing, ``close_next`` is the chance to close
+    *this* turn; after drawing, after the next draw.  ``close_within_3``
+    counts this turn's draw and the next two before drawing, the next three
+    after.  ``expected_points``: the loose points held at the end of this
+    turn (before drawing) or after the next draw (after drawing), should
+    somebody else close then."""
+
+    move: str
+    card: Card | None
+    then: Card | None
+    close_next: float
+    close_within_3: float
+    expected_points: float
+    score: int | None = None  # a close's score
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    phase: str  # "draw" or "discard"
+    rows: tuple[HintRow, ...]  # the recommended move first
+    samples: int
+    unseen: int
+
+
+def seen_by_seat(view: SeatView) -> list[Card]:
+    """The cards a seat knows cannot come from the stock: the pile, and the
+    cards opponents took from it and have not thrown since."""
+    return [*view.pile, *known_held(view)]
+
+
+def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
+    """The odds of each move for the seat to move, from its view only."""
+    rules, players = view.rules, view.players
+    seen = seen_by_seat(view)
+    if view.drawn:
+        advice = advise(
+            rules,
+            view.hand,
+            seen,
+            stock=view.stock_size,
+            players=players,
+            samples=samples,
+            seed=seed,
+            first_round=view.first_round,
+        )
+        best = _recommend(advice.rows)
+        rows = sorted(advice.rows, key=lambda r: (r is not best, not r.close_now, _rank(r)))
+        return Hint(
+            "discard",
+            tuple(
+                HintRow(
+                    "close" if r.close_now else "discard",
+                    r.discard,
+                    None,
+                    r.close_next,
+                    r.close_within_3,
+                    r.expected_points,
+                    r.close_score,
+                )
+                for r in rows
+            ),
+            samples,
+            advice.unseen,
+        )
+    stock = advise(rules, view.hand, seen, stock=view.stock_size, players=players, samples=samples, seed=seed)
+    s = stock.rows[0]
+    options = [HintRow("stock", None, None, s.close_next, s.close_within_3, s.expected_points)]
+    if view.top is not None:
+        rest = list(seen)
+        rest.remove(view.top)
+        eight = [*view.hand, view.top]
+        later = stock.draws - 1  # the pile's card is this turn's draw
+        if later:
+            rows = advise(
+                rules,
+                eight,
+                rest,
+                stock=view.stock_size,
+                players=players,
+                samples=samples,
+                seed=seed,
+                draws=later,
+                first_round=view.first_round,
+            ).rows
+        else:
+            rows = tuple(next_draw(rules, eight, rest, players=players, first_round=view.first_round))
+        best = _recommend([r for r in rows if r.discard != view.top])
+        ev = evaluator(rules)
+        kept = list(eight)
+        kept.remove(best.discard)  # type: ignore[arg-type]
+        within = 1.0 if best.close_now else best.close_within_3 if later else 0.0
+        options.append(
+            HintRow(
+                "take",
+                view.top,
+                best.discard,
+                1.0 if best.close_now else 0.0,
+                within,
+                float(ev.loose(kept)),
+                best.close_score if best.close_now else None,
+            )
+        )
+    options.sort(key=lambda r: (-(r.close_next + r.close_within_3), r.expected_points, r.move))
+    return Hint("draw", tuple(options), samples, stock.unseen)
+
+
+def _rank(row: DiscardOdds) -> tuple:
+    return (-(row.close_within_3 + row.close_next), row.expected_points, str(row.discard))

@@ -20,19 +20,21 @@ import segno
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import FieldList, RadioField, SelectChoice, SelectField
+from wtforms import BooleanField, FieldList, RadioField, SelectChoice, SelectField
 
 from ..access import authorize
 from ..cookies import remember_table
 from ..digital import (
     act,
     advance,
+    ask_hint,
     choices_of,
     choose_arrangement,
     create_digital_table,
     current_deal,
     deal_next,
     game_of,
+    hint_for,
     rematch_of,
     seat_view,
     the_rematch,
@@ -83,6 +85,12 @@ class PlayForm(TableForm):
         description=_l("A house rule for hands that go round without anybody closing: nobody scores a void hand."),
     )
 
+    hints = BooleanField(
+        _l("Hints: a player may ask for the odds of each move"),
+        default=True,
+        description=_l("Everybody sees who asked, in the moves and in the history. Turn off for a rated match."),
+    )
+
     def overrides(self) -> dict[str, object]:
         options = super().overrides()
         if self.max_reshuffles.data:
@@ -111,6 +119,7 @@ def new_game():
                     mode=form.mode.data,
                     first_dealer=int(form.first_dealer.data),
                     suit_style=form.suit_style.data,
+                    hints=bool(form.hints.data),
                 )
                 join(table, group)
                 response = redirect(url_for("play.table", token=table.owner_token))
@@ -228,6 +237,7 @@ def render_play(
         and game_table.players[deal.seats[game.turn]].kind == "human",
         can_deal=bool(seat_token) or role == "owner",
         arrangement_seats=seats,
+        hint=hint_for(game_table, deal, game, shown),
         rematch=rematch,
         rematch_seat=_rematch_seat(rematch, seat_token, game_table),
         owner_rematch=rematch is not None and role == "owner",
@@ -297,10 +307,20 @@ def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement
             db.session.rollback()
             flash(error_text(error), "error")
         return redirect(back), 303
+    hotseat = game_table.play_mode == "hotseat"
+    if action == "hint":
+        try:
+            ask_hint(game_table, deal, seat, version)
+        except StaleError:
+            flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
+            return redirect(back), 303
+        except PlayError as error:
+            db.session.rollback()
+            flash(error_text(error), "error")
+        return redirect(back + (f"?show={deal.version}" if hotseat else "") + "#hint"), 303
     card = request.form.get("card")
     if request.form.get("close"):  # "Close with X face down" names its card
         action, card = "close", request.form["close"]
-    hotseat = game_table.play_mode == "hotseat"
     try:
         game = act(game_table, deal, seat, version, action, card)
     except StaleError:

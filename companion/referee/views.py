@@ -8,13 +8,15 @@ from dataclasses import dataclass, field
 from flask import make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from ..bots.advice import DiscardOdds, next_draw, unseen_cards
 from ..grid import GridView, Tab, read_tokens
 from ..messages import error_text, over_limit_text
 from ..rules import Card, ChinchonError, HandResult, Layoff, parse_card, parse_cards, settle_hand
-from ..rules.close import CloseVerdict, check_close, drawing_outs, legal_discards
+from ..rules.close import CloseVerdict, check_close, legal_discards
 from ..rules.errors import CountError
 from ..rules.melds import display_order, meld_context
 from ..rules.settle import RefusedLayoff, refused_layoffs
+from ..rules.variants import AUTO
 from ..templating import render_page
 from . import bp
 from .query import RulesChoice, rules_from_args
@@ -57,11 +59,17 @@ class CloseCheck:
     verdict: CloseVerdict | None = None
     problem: str | None = None
     others: list = field(default_factory=list)
-    outs: list[tuple[Card, int]] = field(default_factory=list)
+    #: When the hand cannot close: each discard's odds of closing on the next
+    #: draw (the advisor's exact figures), the best first.
+    odds: list[DiscardOdds] = field(default_factory=list)
+    unseen: int = 0
+    copies: int = 1  # copies of each card the odds count
     shortfall: str | None = None
 
 
-def check(choice: RulesChoice, cards: list[str], discard: list[str], first_round: bool) -> CloseCheck:
+def check(
+    choice: RulesChoice, cards: list[str], discard: list[str], first_round: bool, seen: list[str] = ()
+) -> CloseCheck:
     """The engine's verdict on the tapped cards; a wrong count is the engine's
     refusal, worded as what is still to tap."""
     rules = choice.rules
@@ -82,11 +90,30 @@ def check(choice: RulesChoice, cards: list[str], discard: list[str], first_round
     if verdict.legal and len(held) == 8 and not named:
         result.others = [d for d in legal_discards(held, rules, first_round) if d.discard != verdict.discard]
     if not verdict.legal:
-        result.outs = drawing_outs(
-            [c for c in held if c != verdict.discard] if len(held) == 8 and not named else held, rules, first_round
-        )
         result.shortfall = over_limit_text(verdict.why)
+        try:
+            out = [*parse_cards(list(seen), rules.pack, "seen"), *([named] if named else [])]
+            players = odds_players(choice, [*held, *out])
+            rows = next_draw(rules, held, out, players=players)
+        except ChinchonError as error:
+            result.problem = error_text(error)
+            return result
+        result.odds = sorted(rows, key=lambda r: (-r.close_next, r.expected_points, rules.card_keys.get(r.discard, 0)))
+        result.unseen = len(unseen_cards(rules, held, out, players))
+        result.copies = rules.copies(players)
     return result
+
+
+def odds_players(choice: RulesChoice, cards: list[Card]) -> int | None:
+    """The players the odds assume, for the number of decks: a table's own;
+    else, with ``decks: "auto"``, four (one deck, the usual table) unless a
+    card was tapped twice (two decks)."""
+    rules = choice.rules
+    if choice.table is not None:
+        return len(choice.table.players)
+    if rules.decks != AUTO or len(set(cards)) < len(cards) or not rules.min_players <= 4 <= rules.max_players:
+        return None
+    return 4
 
 
 @bp.get("/close")
@@ -95,31 +122,42 @@ def close():
     rules = choice.rules
     cards = _cards("cards", rules)
     discard = _cards("discard", rules)
+    seen = _cards("seen", rules)
     view = GridView(
         rules,
-        [Tab("h", "cards", _("Hand"), cards, 8, ""), Tab("d", "discard", _("Discard"), discard, 1, "↓")],
+        [
+            Tab("h", "cards", _("Hand"), cards, 8, ""),
+            Tab("d", "discard", _("Discard"), discard, 1, "↓"),
+            Tab("s", "seen", _("Seen thrown"), seen, MAX_SEEN, "·"),
+        ],
         request.args.get("active") or "h",
         choice.style,
     )
     first_round = _flag("first_round")
-    result = check(choice, cards, discard, first_round)
+    result = check(choice, cards, discard, first_round, seen)
     return _answer(
         "referee/close.html",
         "referee/partials/close_verdict.html",
-        close_url(choice, cards, discard, first_round, view.active if view.active != "h" else None),
+        close_url(choice, cards, discard, first_round, view.active if view.active != "h" else None, seen=seen),
         choice=choice,
         rules=rules,
         grid_view=view,
         result=result,
         first_round=first_round,
-        permalink=close_url(choice, cards, discard, first_round, None, external=True),
+        permalink=close_url(choice, cards, discard, first_round, None, external=True, seen=seen),
     )
 
 
-def close_url(choice: RulesChoice, cards, discard, first_round, active=None, external=False) -> str:
+#: The "seen thrown" tab holds at most this many cards (two decks and jokers: 84).
+MAX_SEEN = 84
+
+
+def close_url(choice: RulesChoice, cards, discard, first_round, active=None, external=False, seen=()) -> str:
     params = choice.query() | {"cards": " ".join(cards)}
     if discard:
         params["discard"] = " ".join(discard)
+    if seen:
+        params["seen"] = " ".join(seen)
     if first_round:
         params["first_round"] = "1"
     if active:

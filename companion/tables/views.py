@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 
 from ..access import OWNER, PLAYER, WATCH, authorize, by_hand
 from ..cookies import remember_table, set_cookie
+from ..digital import hints_by_number
 from ..extensions import db
 from ..forms import SettingsForm, TableForm, table_problem
 from ..group_service import group_for_form, join
@@ -381,7 +382,10 @@ def history(token: str):
     table, role = link.table, link.role
     current = standing(table)
     chart = totals_chart(table, current)
-    return render_template("tables/history.html", table=table, s=current, token=token, role=role, chart=chart)
+    hints = hints_by_number(table) if table.kind == "digital" else {}
+    return render_template(
+        "tables/history.html", table=table, s=current, token=token, role=role, chart=chart, hints=hints
+    )
 
 
 @bp.get("/t/<token>/history.csv")

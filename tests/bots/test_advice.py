@@ -139,3 +139,76 @@ def test_bad_input_names_the_field(kwargs, field):
     with pytest.raises(ChinchonError) as error:
         advise(classic, hand, **args)
     assert error.value.field == field
+
+
+# -- the hint of digital play ------------------------------------------------------------
+def hint_position(pile="4o 7e"):
+    from companion.rules.game import HandGame
+
+    return HandGame(
+        rules=classic,
+        dealer=1,
+        hands=[parse_cards("11c 11e 11b 5o 6o 3c 12e"), parse_cards("5c 4e 1o 3e 2e 10c 10b")],
+        stock=parse_cards("1c 2c 4c 6c 7c 10o 12o 1b 2b 3b 4b 5b 6b 7b 10e 12b 1e 12c"),
+        discards=parse_cards(pile),
+        turn=0,
+        turns_taken=2,
+    )
+
+
+def test_before_drawing_the_hint_compares_the_pile_with_the_stock():
+    """Taking the 7 de oros completes 5-6-7 de oros: Ana may close at once,
+    throwing the 12 de espadas and keeping the 3 de copas (3 points)."""
+    from companion.bots import seat_view
+    from companion.bots.advice import hint
+
+    got = hint(seat_view(hint_position("4o 7o"), 0), seed=1)
+    assert got.phase == "draw"
+    best = got.rows[0]
+    assert (best.move, str(best.card), str(best.then), best.score) == ("take", "7o", "12e", 3)
+    assert best.close_next == 1.0 == best.close_within_3 and best.expected_points == 3.0
+    stock = next(r for r in got.rows if r.move == "stock")
+    # From the stock, Ana closes this turn with the 7, 4 de oros... the engine decides: every unseen card tried.
+    view = seat_view(hint_position("4o 7o"), 0)
+    unseen = unseen_cards(classic, view.hand, view.pile, 2)
+    assert stock.close_next == sum(can_close([*view.hand, c], classic) for c in unseen) / len(unseen)
+
+
+def test_after_drawing_the_hint_is_the_advice_with_the_seats_seen_cards():
+    """The cards out of the stock's reach are the pile and the cards an
+    opponent took from it and still holds."""
+    import random
+
+    from companion.bots import seat_view
+    from companion.bots.advice import hint, seen_by_seat
+    from companion.rules.game import Source
+
+    game = hint_position("4o 7e")
+    game.turn, game.hands[1] = 1, [*game.hands[1]]
+    game.draw(1, Source.DISCARD, random.Random(1))  # Ben takes the 7 de espadas ...
+    game.discard(1, parse_cards("10b")[0])  # ... and throws the 10 de bastos
+    game.draw(0, Source.STOCK, random.Random(1))
+    view = seat_view(game, 0)
+    assert sorted(seen_by_seat(view)) == sorted(parse_cards("4o 10b 7e"))
+    got = hint(view, seed=4)
+    ref = advise(classic, view.hand, seen_by_seat(view), stock=view.stock_size, players=2, seed=4, samples=200)
+    assert got.phase == "discard"
+    assert sorted((str(r.card), r.close_next, r.close_within_3) for r in got.rows) == sorted(
+        (str(r.discard), r.close_next, r.close_within_3) for r in ref.rows
+    )
+    assert got.rows[0].card == ref.recommended
+
+
+def test_next_draw_lists_the_cards_that_let_the_seat_close():
+    """The referee's odds: each discard's outs are exactly the unseen cards
+    with which the engine finds a legal close."""
+    from companion.bots.advice import next_draw
+
+    hand = parse_cards("4o 5o 6o 7c 7e 10b 10c 1e")
+    seen = parse_cards("7o 3o")
+    for row in next_draw(classic, hand, seen):
+        kept = kept_of(hand, row.discard)
+        unseen = unseen_cards(classic, hand, seen, None)
+        outs = [c for c in unseen if can_close([*kept, c], classic)]
+        assert list(row.outs) == sorted(set(outs), key=lambda c: classic.card_keys[c])
+        assert row.hits == len(outs) and row.close_next == len(outs) / len(unseen)

@@ -34,7 +34,68 @@ def test_illegal_close_names_the_rule_and_the_cards_that_would_close(client):
     page = text(close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b"))
     assert "No, this cannot close." in page and "at most one loose card worth 4" in page
     assert "1 loose card too many" in page
-    assert "Drawing one of these would let you close" in page and "2 of copas score -10" in page
+    assert "Your odds of closing on the next draw" in page
+
+
+def engine_odds(cards, seen=""):
+    """Per discard: how many unseen cards let the kept seven close, by trying each with the engine."""
+    from companion.rules import check_close, get_rules, parse_cards
+
+    rules = get_rules("classic")
+    hand, seen = parse_cards(cards), parse_cards(seen)
+    unseen = [c for c in rules.pack.cards() if c not in hand and c not in seen]
+    out = {}
+    for d in set(hand):
+        kept = [c for c in hand if c != d]
+        out[d] = sum(check_close([*kept, c], rules).legal for c in unseen), len(unseen)
+    return out
+
+
+def odds_rows(response):
+    table = re.search(r'<table class="odds">.*?</table>', response.get_data(as_text=True), re.S).group(0)
+    rows = []
+    for row in re.findall(r"<tr[^>]*>\s*<th scope=\"row\">(.*?)</th>(.*?)</tr>", table, re.S):
+        card = re.search(r'aria-label="([^"]+)"', row[0]).group(1)
+        rows.append((card, html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row[1]))).strip()))
+    return rows
+
+
+@pytest.mark.parametrize("seen", ["", "1o 7o 7c", "2c 3c 1e 12o"])
+def test_each_discard_gets_its_chance_to_close_on_the_next_draw(client, seen):
+    """The close checker's odds table (issue #14): for every discard of a hand
+    that cannot close, the share of the unseen cards that would let it close,
+    the cards already seen thrown left out; the figures are the engine's."""
+    from companion.i18n import card_name
+    from companion.rules import parse_cards
+
+    cards = "2o 3o 4o 5o 6o 1c 2e 12b"
+    params = {"cards": cards} | ({"seen": seen} if seen else {})
+    rows = odds_rows(close(client, **params))
+    expected = engine_odds(cards, seen)
+    assert len(rows) == len(expected) == 8
+    with client.application.test_request_context(headers={"Accept-Language": "en"}):
+        names = {card_name(c, "spanish40", "spanish"): c for c in parse_cards(cards)}
+    shares = []
+    for name, cell in rows:
+        hits, unseen = expected[names[name]]
+        share = round(100 * hits / unseen)
+        shares.append(hits)
+        assert cell.startswith(f"{share}%")
+        if hits:
+            assert f"{hits} card{'s' if hits > 1 else ''} of {unseen}" in cell
+    assert shares == sorted(shares, reverse=True)  # the best first
+
+
+def test_the_seen_tab_keeps_its_cards_in_the_permalink_and_refuses_a_held_card(client):
+    response = close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b", seen="1o 7o", active="s")
+    page = response.get_data(as_text=True)
+    assert "seen=1o+7o" in page and "Seen thrown" in page
+    refused = text(close(client, decks="1", cards="2o 3o 4o 5o 6o 1c 2e 12b", seen="2o"))
+    assert "No, this cannot close." in refused and "appears twice" in refused
+    # With "auto" decks a card tapped twice means two decks: counted as such.
+    twice = text(close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b", seen="2o"))
+    assert "Counting two decks." in twice and "of 71" in twice
+    assert "Counting one deck." in text(close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b"))
 
 
 def test_other_legal_discards_are_listed(client):
