@@ -29,6 +29,8 @@ _TABLE_FIELDS = (
     "first_dealer",
     "version",
 )
+#: Fields added later: an older export without them imports with the default.
+_OPTIONAL_TABLE_FIELDS = {"play_mode": None, "entry_mode": "cards", "hints_allowed": True}
 _HAND_FIELDS = (
     "number",
     "mode",
@@ -55,6 +57,7 @@ def export_table(table: GameTable) -> dict[str, Any]:
     by_id = {h.id: h.submission for h in table.hands}
     return {
         **{f: getattr(table, f) for f in _TABLE_FIELDS},
+        **{f: getattr(table, f) for f in _OPTIONAL_TABLE_FIELDS},
         "created_at": _time(table.created_at),
         "updated_at": _time(table.updated_at),
         "rematch_of": db.session.get(GameTable, table.rematch_of_id).player_token if table.rematch_of_id else None,
@@ -62,7 +65,14 @@ def export_table(table: GameTable) -> dict[str, Any]:
             {"seat": p.seat, "name": p.name, "kind": p.kind, "seat_token": p.seat_token} for p in table.players
         ],
         "deals": [
-            {"number": d.number, "seats": d.seats, "state": d.state, "version": d.version, "hand": by_id.get(d.hand_id)}
+            {
+                "number": d.number,
+                "seats": d.seats,
+                "state": d.state,
+                "version": d.version,
+                "hand": by_id.get(d.hand_id),
+                "hints": d.hints,
+            }
             for d in db.session.scalars(select(Deal).where(Deal.table_id == table.id).order_by(Deal.id))
         ],
         "hands": [
@@ -91,6 +101,7 @@ def export_table(table: GameTable) -> dict[str, Any]:
 def import_table(data: dict[str, Any]) -> GameTable:
     table = GameTable(
         **{f: data[f] for f in _TABLE_FIELDS},
+        **{f: data.get(f, default) for f, default in _OPTIONAL_TABLE_FIELDS.items()},
         created_at=_parse_time(data["created_at"]),
         updated_at=_parse_time(data["updated_at"]),
     )
@@ -136,6 +147,7 @@ def import_table(data: dict[str, Any]) -> GameTable:
                 state=d["state"],
                 version=d["version"],
                 hand_id=hand_id,
+                hints=d.get("hints"),
             )
         )
     return table

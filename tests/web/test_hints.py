@@ -190,3 +190,31 @@ def test_hotseat_hint_shows_on_the_shared_phone_with_the_cards(client, app):
 def test_the_new_game_form_offers_hints_on_by_default(client):
     page = client.get("/play/new").get_data(as_text=True)
     assert re.search(r'name="hints" value="y" checked', page)
+
+
+def test_export_keeps_the_hint_option_and_the_hints_asked(client, app, tmp_path):
+    import json
+
+    from companion import create_app
+
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], hints=False)
+    with app.app_context():
+        deal = db.session.query(Deal).one()
+        deal.hints = [{"seat": 0, "at": 0, "phase": "draw"}]
+        db.session.commit()
+    data = json.loads(app.test_cli_runner().invoke(args=["export"]).output)
+    table = data["tables"][0]
+    assert table["hints_allowed"] is False and table["play_mode"] == "devices"
+    assert table["deals"][0]["hints"] == [{"seat": 0, "at": 0, "phase": "draw"}]
+    for key in ("hints_allowed", "play_mode", "entry_mode"):  # an export made before these existed
+        del table[key]
+    dump = tmp_path / "old.json"
+    dump.write_text(json.dumps(data))
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'o.sqlite'}"})
+    with other.app_context():
+        db.create_all()
+    assert "imported 1 table(s)" in other.test_cli_runner().invoke(args=["import", str(dump)]).output
+    with other.app_context():
+        imported = db.session.query(GameTable).filter_by(owner_token=token).one()
+        assert imported.hints_allowed is True and imported.entry_mode == "cards"
+        db.engine.dispose()
