@@ -3,7 +3,7 @@ whose URL is the verdict's permalink (htmx swaps the verdict in place)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from flask import make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -94,7 +94,7 @@ def check(
         try:
             out = [*parse_cards(list(seen), rules.pack, "seen"), *([named] if named else [])]
             players = odds_players(choice, [*held, *out])
-            rows = next_draw(rules, held, out, players=players)
+            rows = [replace(r, discard=r.discard or named) for r in next_draw(rules, held, out, players=players)]
         except ChinchonError as error:
             result.problem = error_text(error)
             return result

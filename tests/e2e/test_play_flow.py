@@ -94,3 +94,36 @@ def test_a_hand_on_two_devices_never_shows_the_other_hand(browser: Browser, page
         phone.reload()
         expect(phone.locator("#board")).to_contain_text("closed")
         phone.context.close()
+
+
+def test_a_hint_shows_the_advisors_odds_and_the_table_sees_it_was_asked(page: Page, live_server: str):
+    """Issue #14: Ana asks for a hint on the shared phone; the table shows the
+    advisor's figures for her view (computed here from the server's state),
+    the best first, and the moves say she asked."""
+    from companion.bots import seat_view
+    from companion.bots.advice import hint
+
+    create(page, live_server, [("Ana", "human"), ("Ben", "human")], "hotseat")
+    page.get_by_role("link", name=re.compile("^I am ")).click()
+    mover = page.locator(".opponents li.turn .who").inner_text().split()[0]
+    with page.expect_navigation():
+        page.get_by_role("button", name="Hint: show the odds").click()
+    table = page.locator("table.odds")
+    expect(table).to_be_visible()
+    game, _seats = server_game(live_server)
+    app = LIVE_APPS[live_server]
+    with app.app_context():
+        deal_id = db.session.query(Deal).order_by(Deal.id.desc()).first().id
+    expected = hint(seat_view(game, game.turn), seed=deal_id * 1000 + len(game.log))
+    rows = table.locator("tbody tr")
+    expect(rows).to_have_count(len(expected.rows))
+    for i, row in enumerate(expected.rows):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[0].replace("\u00a0", "") == f"{round(row.close_next * 100)}%"
+        assert cells[1].replace("\u00a0", "") == f"{round(row.close_within_3 * 100)}%"
+    expect(rows.first).to_contain_text("best")
+    expect(page.locator(".last-move")).to_contain_text(f"{mover} asked for a hint.")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "hint-light")
+    take_turn(page)
+    expect(page.locator("#board")).to_contain_text("(Asked for a hint.)")

@@ -17,13 +17,27 @@ def test_close_check_with_a_permalink(page: Page, live_server: str):
     tap_all(page, "h", "2o 3o 4o 5o 6o 1c 2e 12b")
     verdict = page.locator("#verdict")
     expect(verdict).to_contain_text("No, this cannot close.")
-    expect(verdict).to_contain_text("Drawing one of these would let you close")
+    expect(verdict).to_contain_text("Your odds of closing on the next draw")
+    expect(verdict.locator("table.odds tbody tr")).to_have_count(8)
+    expect(verdict).to_contain_text("of 32")
+    # Cards already seen thrown leave the count (issue #14): on the Seen tab.
+    tap_all(page, "s", "1o 7o")
+    expect(verdict).to_contain_text("of 30")
+    best = verdict.locator("table.odds tbody tr").first
+    best.locator("summary").click()
+    expect(best.locator("details .cards [role=listitem]").first).to_be_visible()
     # The URL is the permalink: another phone opening it sees the same verdict.
     url = page.url
-    assert "cards=" in url
+    assert "cards=" in url and "seen=" in url
     other = page.context.new_page()
     other.goto(url)
     expect(other.locator("#verdict")).to_contain_text("No, this cannot close.")
+    expect(other.locator("#verdict")).to_contain_text("of 30")
+    figures = "table.odds summary, table.odds td:last-child"
+    assert (
+        other.locator(f"#verdict :is({figures})").all_inner_texts()
+        == verdict.locator(f":is({figures})").all_inner_texts()
+    )
     # Switching to Fournier's points rule makes it legal.
     page.locator("summary", has_text="Rules").click()
     page.select_option("#r-preset", "fournier")

@@ -234,3 +234,33 @@ def test_table_history_links_to_the_referee_for_a_hand(client, app):
     assert f"/referee/layoffs?table={watch}&amp;hand=1" in html
     page = text(client.get(f"/referee/layoffs?table={watch}&hand=1"))
     assert "Ben · closes 3 points" in page and "Carla 46 points" in page
+
+
+def test_seven_kept_and_a_discard_get_one_row_of_odds(client):
+    """Seven kept and the discard named on its tab: one row, for that discard
+    (the named card is out of the stock's reach too)."""
+    rows = odds_rows(close(client, cards="2o 3o 4o 5o 6o 1c 2e", discard="12b"))
+    from companion.i18n import card_name
+    from companion.rules import parse_card
+
+    hits, unseen = engine_odds("2o 3o 4o 5o 6o 1c 2e 12b")[parse_card("12b")]
+    with client.application.test_request_context(headers={"Accept-Language": "en"}):
+        name = card_name(parse_card("12b"), "spanish40", "spanish")
+    assert rows == [(name, rows[0][1])] and rows[0][1].startswith(f"{round(100 * hits / unseen)}%")
+
+
+def test_seven_cards_alone_get_the_odds_of_those_seven(client):
+    """Seven tapped and no discard: the engine judges them as the seven kept;
+    the odds row is theirs (this once answered 500)."""
+    response = close(client, cards="2e 3e 4e 7o 7c 7e 12e")
+    assert response.status_code == 200
+    rows = odds_rows_text(response)
+    assert rows and rows[0].startswith("The seven kept")
+
+
+def odds_rows_text(response):
+    table = re.search(r'<table class="odds">.*?</table>', response.get_data(as_text=True), re.S).group(0)
+    body = table.split("<tbody>")[1]
+    return [
+        html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row))).strip() for row in body.split("</tr>")[:-1]
+    ]
