@@ -30,6 +30,12 @@ score, if any; else the highest ``close_within_3 + close_next``, then the
 fewest ``expected_points``.  With the seven cards held before drawing, the
 answer has one row with ``discard`` None and ``recommended`` None.
 
+:func:`next_draw` gives the exact figures alone, with the closing cards of
+each discard (the referee's close checker shows them).  :func:`hint` puts
+the figures in the terms of a turn for a seat in digital play, from its
+:class:`~companion.bots.view.SeatView` only: before drawing, the stock
+against the pile's card; after drawing, each discard.
+
 >>> from companion.rules import get_rules, parse_cards
 >>> a = advise(get_rules("classic"), parse_cards("11c 11e 11b 5o 6o 7o 3c 12e"), samples=200)
 >>> row = next(r for r in a.rows if str(r.discard) == "12e")
