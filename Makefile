@@ -37,6 +37,7 @@ conformance: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_startup.py
 	$(BIN)/python bench/bench_rules.py
+	$(BIN)/python bench/bench_advice.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
