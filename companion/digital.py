@@ -481,7 +481,7 @@ def seat_view(
         "first_round": game.first_round,
         "void": game.void.reason.value if game.void else None,
         "next_dealer": None,
-        "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or ())[-6:],
+        "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or ()),
         "reshuffles": game.reshuffles,
         "max_reshuffles": rules.max_reshuffles,
     }

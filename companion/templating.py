@@ -58,7 +58,7 @@ def init_app(app: Flask) -> None:
             "new_submission": lambda: uuid.uuid4().hex,
             "offline_texts": offline_texts,
             "percent": format_percent,
-            "decimal": lambda x: format_decimal(round(x, 1)),
+            "decimal": lambda x: format_decimal(x, format="#,##0.0"),
         }
 
 

@@ -64,6 +64,7 @@ class CloseCheck:
     odds: list[DiscardOdds] = field(default_factory=list)
     unseen: int = 0
     copies: int = 1  # copies of each card the odds count
+    decks: str = ""  # why: "assumed" (one deck for 2–4 players) or "tapped twice"
     shortfall: str | None = None
 
 
@@ -101,6 +102,8 @@ def check(
         result.odds = sorted(rows, key=lambda r: (-r.close_next, r.expected_points, rules.card_keys.get(r.discard, 0)))
         result.unseen = len(unseen_cards(rules, held, out, players))
         result.copies = rules.copies(players)
+        if choice.table is None and rules.decks == AUTO:
+            result.decks = "assumed" if players is not None else "tapped twice"
     return result
 
 
@@ -128,7 +131,7 @@ def close():
         [
             Tab("h", "cards", _("Hand"), cards, 8, ""),
             Tab("d", "discard", _("Discard"), discard, 1, "↓"),
-            Tab("s", "seen", _("Seen thrown"), seen, MAX_SEEN, "·"),
+            Tab("s", "seen", _("Seen"), seen, MAX_SEEN, "·"),
         ],
         request.args.get("active") or "h",
         choice.style,

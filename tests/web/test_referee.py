@@ -89,13 +89,13 @@ def test_each_discard_gets_its_chance_to_close_on_the_next_draw(client, seen):
 def test_the_seen_tab_keeps_its_cards_in_the_permalink_and_refuses_a_held_card(client):
     response = close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b", seen="1o 7o", active="s")
     page = response.get_data(as_text=True)
-    assert "seen=1o+7o" in page and "Seen thrown" in page
+    assert "seen=1o+7o" in page and "On the Seen tab" in page
     refused = text(close(client, decks="1", cards="2o 3o 4o 5o 6o 1c 2e 12b", seen="2o"))
     assert "No, this cannot close." in refused and "appears twice" in refused
     # With "auto" decks a card tapped twice means two decks: counted as such.
     twice = text(close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b", seen="2o"))
-    assert "Counting two decks." in twice and "of 71" in twice
-    assert "Counting one deck." in text(close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b"))
+    assert "Counting two decks: a card was tapped twice." in twice and "of 71" in twice
+    assert "Counting one deck (2 to 4 players)" in text(close(client, cards="2o 3o 4o 5o 6o 1c 2e 12b"))
 
 
 def test_other_legal_discards_are_listed(client):
