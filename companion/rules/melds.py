@@ -414,7 +414,16 @@ class Tables:
     """What the solver needs about one rules value, built once: get it with
     :func:`tables_for`."""
 
-    __slots__ = ("_count_of", "_room", "code_of", "ctx", "plain_meld_value", "value_of_id", "wild_mask")
+    __slots__ = (
+        "_count_of",
+        "_numbered",
+        "_room",
+        "code_of",
+        "ctx",
+        "plain_meld_value",
+        "value_of_id",
+        "wild_mask",
+    )
 
     def __init__(self, rules: Rules) -> None:
         deck = rules.pack
@@ -445,6 +454,14 @@ class Tables:
             m: sum(self.value_of_id[b.bit_length() - 1] for b in low_bits(m))
             for m in ctx.plain_melds(sum(1 << i for i in every), suit_major(every))
         }
+        self._numbered: NumberedMelds | None = None
+
+    @property
+    def numbered(self) -> NumberedMelds:
+        """:class:`NumberedMelds` of these rules (built on first use)."""
+        if self._numbered is None:
+            self._numbered = NumberedMelds(self.ctx, self.plain_meld_value)
+        return self._numbered
 
     def pack_holds(self, cards: Sequence[Card], copies: int) -> bool:
         """Whether a pack with ``copies`` of each card (and the rules' jokers)
@@ -456,6 +473,70 @@ class Tables:
         except KeyError:
             return False
         return len(cards) <= 8 and not (counts + self._room[copies]) & _EIGHT_IN_EACH_NIBBLE
+
+
+class NumberedMelds:
+    """Every meld of the deck without wilds, numbered, so that the melds of a
+    plain hand (distinct real cards, none wild) are one bitmask of numbers and
+    the melds that share no card with a given one are a table lookup.
+
+    Numbers follow the melds' engine-id bitmasks in increasing order, so
+    walking a bitmask of numbers from its lowest bit lists the melds in
+    increasing order, as :func:`disjoint_combos` and :func:`maximal_combos`
+    order them.  Built once per rules value (see :attr:`Tables.numbered`).
+    """
+
+    __slots__ = ("_ctx", "_number", "_runs", "disjoint", "melds", "sets_at", "values")
+
+    def __init__(self, ctx: MeldContext, value: Mapping[int, int]) -> None:
+        self._ctx = ctx
+        #: Number → the meld (engine-id bitmask), and its points.
+        self.melds = melds = sorted(value)
+        self.values = [value[m] for m in melds]
+        self._number = number = {m: i for i, m in enumerate(melds)}
+        #: Number → bitmask of the numbers of the melds sharing no card with it.
+        self.disjoint = [sum(1 << j for j, n in enumerate(melds) if not m & n) for m in melds]
+        #: ``[4 * rank position][nibble of suits held]`` → the numbers of the
+        #: sets among those suits (indexed by the rank's first engine id).
+        self.sets_at = [
+            [sum(1 << number[m] for m in ctx._sets_at[base >> 2][suits]) for suits in range(16)]
+            if base % 4 == 0
+            else []
+            for base in range(4 * ctx.nranks)
+        ]
+        #: ``positions << 6 | 16 * suit`` → the numbers of the runs among the
+        #: positions (a bitmask) held in that suit; filled as patterns come.
+        self._runs: dict[int, int] = {}
+
+    def of_hand(self, held: int, by_suit: int) -> int:
+        """The numbers of every meld among distinct real cards without wilds
+        (``held`` and ``by_suit`` as for :meth:`MeldContext.plain_melds`, which
+        lists the same melds, and reads them the same way)."""
+        found = 0
+        # Bit 2 of the nibble of each rank holding three suits or more (ranks_with_suits).
+        per_pair = (held & _LOW_BIT_OF_EACH_PAIR) + (held >> 1 & _LOW_BIT_OF_EACH_PAIR)
+        per_nibble = (per_pair & _LOW_PAIR_OF_EACH_NIBBLE) + (per_pair >> 2 & _LOW_PAIR_OF_EACH_NIBBLE)
+        threes = (per_nibble + _ONE_IN_EACH_NIBBLE) & _BIT_2_OF_EACH_NIBBLE
+        while threes:
+            bit = threes & -threes
+            threes ^= bit
+            base = bit.bit_length() - 3  # bit 2 of the nibble → the rank's first id
+            found |= self.sets_at[base][held >> base & 15]
+        # Where one suit holds three positions in a row, a run starts.
+        runs = by_suit & by_suit >> 1 & by_suit >> 2
+        while runs:
+            shift = (runs.bit_length() - 1) & ~15  # the highest suit with a run
+            key = (by_suit >> shift & _ONE_SUIT) << 6 | shift
+            in_suit = self._runs.get(key)
+            if in_suit is None:
+                in_suit = self._runs[key] = self._number_runs(shift >> 4, by_suit >> shift & _ONE_SUIT)
+            found |= in_suit
+            runs &= (1 << shift) - 1
+        return found
+
+    def _number_runs(self, suit: int, positions: int) -> int:
+        number = self._number
+        return sum(1 << number[m] for m in self._ctx.runs_in_suit(suit, positions))
 
 
 def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
