@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from .cards import JOKER, Card
 from .errors import CardError, CountError
-from .melds import ID_BITS, IndexedHand, PlainHand, Tables, per_rules, sort_cards, tables_for
+from .melds import ID_BITS, IndexedHand, NumberedMelds, PlainHand, Tables, per_rules, sort_cards, tables_for
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
@@ -170,6 +170,8 @@ class CloseFacts(NamedTuple):
     combined_score: int
     chinchon_score: int
     chinchon_loses: bool
+    #: The deck's melds without wilds, numbered (for :func:`_plain_eight_row`).
+    numbered: NumberedMelds
 
 
 @per_rules
@@ -177,13 +179,15 @@ def close_facts(rules: Rules) -> CloseFacts:
     """:class:`CloseFacts` for these rules, computed once."""
     most = max(rules.card_values.values())
     limits = tuple(_loose_limit(rules, n, n * most) for n in range(9))
+    tables = tables_for(rules)
     return CloseFacts(
-        tables_for(rules),
+        tables,
         limits,
         more_melds_never_hurt(rules),
         _full_close_score(rules, False, None),
         _full_close_score(rules, True, 0),
         not rules.chinchon_wins_match,
+        NumberedMelds(tables.ctx, tables.plain_meld_value),
     )
 
 
@@ -312,8 +316,7 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> tuple
     are those of :func:`maximal_combos`: every disjoint pair of melds, every
     meld in no such pair, and the empty one when there is no meld.
     """
-    tables = facts.tables
-    numbered = tables.numbered
+    numbered = facts.numbered
     held = hand.full
     found = numbered.of_hand(held, hand.by_suit)
     # (melds, covered, points they take) of each combination.
@@ -345,7 +348,7 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> tuple
     # loses_match, points, loose, meld_count, melds).  No two combinations
     # have the same melds, so these decide ``min`` over the rows.
     total = hand.total
-    values = tables.value_of_id
+    values = facts.tables.value_of_id
     limit = facts.loose_limit
     best = best_at = None
     for combo, covered, taken in covers:

@@ -414,16 +414,7 @@ class Tables:
     """What the solver needs about one rules value, built once: get it with
     :func:`tables_for`."""
 
-    __slots__ = (
-        "_count_of",
-        "_numbered",
-        "_room",
-        "code_of",
-        "ctx",
-        "plain_meld_value",
-        "value_of_id",
-        "wild_mask",
-    )
+    __slots__ = ("_count_of", "_room", "code_of", "ctx", "plain_meld_value", "value_of_id", "wild_mask")
 
     def __init__(self, rules: Rules) -> None:
         deck = rules.pack
@@ -454,14 +445,6 @@ class Tables:
             m: sum(self.value_of_id[b.bit_length() - 1] for b in low_bits(m))
             for m in ctx.plain_melds(sum(1 << i for i in every), suit_major(every))
         }
-        self._numbered: NumberedMelds | None = None
-
-    @property
-    def numbered(self) -> NumberedMelds:
-        """:class:`NumberedMelds` of these rules (built on first use)."""
-        if self._numbered is None:
-            self._numbered = NumberedMelds(self.ctx, self.plain_meld_value)
-        return self._numbered
 
     def pack_holds(self, cards: Sequence[Card], copies: int) -> bool:
         """Whether a pack with ``copies`` of each card (and the rules' jokers)
@@ -483,7 +466,7 @@ class NumberedMelds:
     Numbers follow the melds' engine-id bitmasks in increasing order, so
     walking a bitmask of numbers from its lowest bit lists the melds in
     increasing order, as :func:`disjoint_combos` and :func:`maximal_combos`
-    order them.  Built once per rules value (see :attr:`Tables.numbered`).
+    order them.  Built once per rules value (``close_facts``).
     """
 
     __slots__ = ("_ctx", "_number", "_runs", "disjoint", "melds", "sets_at", "values")
@@ -494,8 +477,19 @@ class NumberedMelds:
         self.melds = melds = sorted(value)
         self.values = [value[m] for m in melds]
         self._number = number = {m: i for i, m in enumerate(melds)}
+        # Engine id → the numbers of the melds holding that card.
+        holding = [0] * (ctx.deck.size + 1)
+        for i, m in enumerate(melds):
+            for bit in low_bits(m):
+                holding[bit.bit_length() - 1] |= 1 << i
         #: Number → bitmask of the numbers of the melds sharing no card with it.
-        self.disjoint = [sum(1 << j for j, n in enumerate(melds) if not m & n) for m in melds]
+        self.disjoint = []
+        every = (1 << len(melds)) - 1
+        for m in melds:
+            meeting = 0
+            for bit in low_bits(m):
+                meeting |= holding[bit.bit_length() - 1]
+            self.disjoint.append(every & ~meeting)
         #: ``[4 * rank position][nibble of suits held]`` → the numbers of the
         #: sets among those suits (indexed by the rank's first engine id).
         self.sets_at = [
