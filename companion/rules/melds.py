@@ -490,14 +490,8 @@ class NumberedMelds:
             for bit in low_bits(m):
                 meeting |= holding[bit.bit_length() - 1]
             self.disjoint.append(every & ~meeting)
-        #: ``[4 * rank position][nibble of suits held]`` → the numbers of the
-        #: sets among those suits (indexed by the rank's first engine id).
-        self.sets_at = [
-            [sum(1 << number[m] for m in ctx._sets_at[base >> 2][suits]) for suits in range(16)]
-            if base % 4 == 0
-            else []
-            for base in range(4 * ctx.nranks)
-        ]
+        #: ``[rank position][nibble of suits held]`` → the numbers of the sets among those suits.
+        self.sets_at = [[sum(1 << number[m] for m in subs) for subs in at] for at in ctx._sets_at]
         #: ``positions << 6 | 16 * suit`` → the numbers of the runs among the
         #: positions (a bitmask) held in that suit; filled as patterns come.
         self._runs: dict[int, int] = {}
@@ -507,15 +501,12 @@ class NumberedMelds:
         (``held`` and ``by_suit`` as for :meth:`MeldContext.plain_melds`, which
         lists the same melds, and reads them the same way)."""
         found = 0
-        # Bit 2 of the nibble of each rank holding three suits or more (ranks_with_suits).
-        per_pair = (held & _LOW_BIT_OF_EACH_PAIR) + (held >> 1 & _LOW_BIT_OF_EACH_PAIR)
-        per_nibble = (per_pair & _LOW_PAIR_OF_EACH_NIBBLE) + (per_pair >> 2 & _LOW_PAIR_OF_EACH_NIBBLE)
-        threes = (per_nibble + _ONE_IN_EACH_NIBBLE) & _BIT_2_OF_EACH_NIBBLE
+        threes = ranks_with_suits(held, 3)
         while threes:
             bit = threes & -threes
             threes ^= bit
             base = bit.bit_length() - 3  # bit 2 of the nibble → the rank's first id
-            found |= self.sets_at[base][held >> base & 15]
+            found |= self.sets_at[base >> 2][held >> base & 15]
         # Where one suit holds three positions in a row, a run starts.
         runs = by_suit & by_suit >> 1 & by_suit >> 2
         while runs:
