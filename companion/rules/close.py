@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from .cards import JOKER, Card
 from .errors import CardError, CountError
-from .melds import ID_BITS, IndexedHand, PlainHand, Tables, per_rules, sort_cards, tables_for
+from .melds import ID_BITS, IndexedHand, NumberedMelds, PlainHand, Tables, per_rules, sort_cards, tables_for
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
@@ -163,6 +164,14 @@ class CloseFacts(NamedTuple):
     #: Whether :func:`best_close` need only try the combinations of melds
     #: that no other meld can join (see :func:`more_melds_never_hurt`).
     maximal_only: bool
+    #: An all-combined close without wild cards: its score, and for a
+    #: genuine Chinchón (one meld of all seven) its score and whether it
+    #: does not win the match (see :func:`_full_close_score`).
+    combined_score: int
+    chinchon_score: int
+    chinchon_loses: bool
+    #: The deck's melds without wilds, numbered (for :func:`_plain_eight_row`).
+    numbered: NumberedMelds
 
 
 @per_rules
@@ -170,7 +179,16 @@ def close_facts(rules: Rules) -> CloseFacts:
     """:class:`CloseFacts` for these rules, computed once."""
     most = max(rules.card_values.values())
     limits = tuple(_loose_limit(rules, n, n * most) for n in range(9))
-    return CloseFacts(tables_for(rules), limits, more_melds_never_hurt(rules))
+    tables = tables_for(rules)
+    return CloseFacts(
+        tables,
+        limits,
+        more_melds_never_hurt(rules),
+        _full_close_score(rules, False, None),
+        _full_close_score(rules, True, 0),
+        not rules.chinchon_wins_match,
+        NumberedMelds(tables.ctx, tables.plain_meld_value),
+    )
 
 
 def _loose_limit(rules: Rules, count: int, high: int) -> int:
@@ -273,9 +291,90 @@ def best_close(hand: Hand, rules: Rules, first_round: bool = False, discard: Car
 
 
 def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | None, facts: CloseFacts) -> CloseOption:
-    # With a named discard, a combination no meld can join may hold that card.
-    covers = hand.maximal_covers() if discard is None and facts.maximal_only else hand.covers()
-    return CloseOption._make(min(_option_rows(hand, rules, first_round, discard, covers, facts.loose_limit)))
+    if discard is None and facts.maximal_only:
+        if type(hand) is PlainHand and hand.full.bit_count() == 8:
+            return _new_option(_plain_eight_row(hand, facts, first_round and not rules.first_round_close))
+        covers = hand.maximal_covers()
+    else:
+        # With a named discard, a combination no meld can join may hold that card.
+        covers = hand.covers()
+    return _new_option(min(_option_rows(hand, rules, first_round, discard, covers, facts.loose_limit)))
+
+
+#: ``CloseOption._make`` without its length check (rows always have every field).
+_new_option = partial(tuple.__new__, CloseOption)
+
+
+def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> tuple:
+    """``min(_option_rows(...))`` over :func:`maximal_combos` (so only when
+    ``facts.maximal_only``) for eight distinct real cards, none wild, with no
+    discard named: the same row, tie-breaks included, with no row built but
+    the winner's.  ``blocked``: a first-round close the rules forbid.
+
+    The melds come as a bitmask of their numbers (:class:`NumberedMelds`),
+    walked lowest first, which is increasing meld order.  The combinations
+    are those of :func:`maximal_combos`: every disjoint pair of melds, every
+    meld in no such pair, and the empty one when there is no meld.
+    """
+    numbered = facts.numbered
+    held = hand.full
+    found = numbered.of_hand(held, hand.by_suit)
+    # (melds, covered, points they take) of each combination.
+    if not found:
+        covers = [((), 0, 0)]
+    else:
+        covers = []
+        melds = numbered.melds
+        meld_points = numbered.values
+        disjoint = numbered.disjoint
+        rest = found
+        while rest:
+            low = rest & -rest
+            rest ^= low  # rest: the melds above this one
+            i = low.bit_length() - 1
+            m = melds[i]
+            partners = disjoint[i] & found
+            if not partners:
+                covers.append(((m,), m, meld_points[i]))
+                continue
+            partners &= rest  # those below paired with it already
+            while partners:
+                bit = partners & -partners
+                partners ^= bit
+                j = bit.bit_length() - 1
+                n = melds[j]
+                covers.append(((m, n), m | n, meld_points[i] + meld_points[j]))
+    # Each combination is ranked by the leading fields of its row: (illegal,
+    # loses_match, points, loose, meld_count, melds).  No two combinations
+    # have the same melds, so these decide ``min`` over the rows.
+    total = hand.total
+    values = facts.tables.value_of_id
+    limit = facts.loose_limit
+    best = best_at = None
+    for combo, covered, taken in covers:
+        left = held ^ covered
+        if not left:
+            continue  # all eight in melds: nothing to put face down
+        # The card face down is the highest left: values never fall as ids rise.
+        dead_points = total - taken - values[left.bit_length() - 1]
+        count = 7 - covered.bit_count()  # the cards left, but the one face down
+        if blocked or dead_points > limit[count]:
+            key = (True, True, dead_points, count, len(combo), combo)
+        elif count:
+            key = (False, True, dead_points, count, len(combo), combo)
+        elif len(combo) == 1:  # one meld of all seven kept: a genuine Chinchón
+            key = (False, facts.chinchon_loses, facts.chinchon_score, 0, 1, combo)
+        else:
+            key = (False, True, facts.combined_score, 0, len(combo), combo)
+        if best is None or key < best:
+            best = key
+            best_at = left, dead_points
+    illegal, loses, points, count, meld_count, combo = best
+    left, dead_points = best_at
+    discard = 1 << left.bit_length() - 1
+    score = None if illegal else points
+    chinchon = not illegal and not count and meld_count == 1
+    return (illegal, loses, points, count, meld_count, combo, discard, left ^ discard, dead_points, score, chinchon)
 
 
 def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:

@@ -458,6 +458,72 @@ class Tables:
         return len(cards) <= 8 and not (counts + self._room[copies]) & _EIGHT_IN_EACH_NIBBLE
 
 
+class NumberedMelds:
+    """Every meld of the deck without wilds, numbered, so that the melds of a
+    plain hand (distinct real cards, none wild) are one bitmask of numbers and
+    the melds that share no card with a given one are a table lookup.
+
+    Numbers follow the melds' engine-id bitmasks in increasing order, so
+    walking a bitmask of numbers from its lowest bit lists the melds in
+    increasing order, as :func:`disjoint_combos` and :func:`maximal_combos`
+    order them.  Built once per rules value (``close_facts``).
+    """
+
+    __slots__ = ("_ctx", "_number", "_runs", "disjoint", "melds", "sets_at", "values")
+
+    def __init__(self, ctx: MeldContext, value: Mapping[int, int]) -> None:
+        self._ctx = ctx
+        #: Number → the meld (engine-id bitmask), and its points.
+        self.melds = melds = sorted(value)
+        self.values = [value[m] for m in melds]
+        self._number = number = {m: i for i, m in enumerate(melds)}
+        # Engine id → the numbers of the melds holding that card.
+        holding = [0] * (ctx.deck.size + 1)
+        for i, m in enumerate(melds):
+            for bit in low_bits(m):
+                holding[bit.bit_length() - 1] |= 1 << i
+        #: Number → bitmask of the numbers of the melds sharing no card with it.
+        self.disjoint = []
+        every = (1 << len(melds)) - 1
+        for m in melds:
+            meeting = 0
+            for bit in low_bits(m):
+                meeting |= holding[bit.bit_length() - 1]
+            self.disjoint.append(every & ~meeting)
+        #: ``[rank position][nibble of suits held]`` → the numbers of the sets among those suits.
+        self.sets_at = [[sum(1 << number[m] for m in subs) for subs in at] for at in ctx._sets_at]
+        #: ``positions << 6 | 16 * suit`` → the numbers of the runs among the
+        #: positions (a bitmask) held in that suit; filled as patterns come.
+        self._runs: dict[int, int] = {}
+
+    def of_hand(self, held: int, by_suit: int) -> int:
+        """The numbers of every meld among distinct real cards without wilds
+        (``held`` and ``by_suit`` as for :meth:`MeldContext.plain_melds`, which
+        lists the same melds, and reads them the same way)."""
+        found = 0
+        threes = ranks_with_suits(held, 3)
+        while threes:
+            bit = threes & -threes
+            threes ^= bit
+            base = bit.bit_length() - 3  # bit 2 of the nibble → the rank's first id
+            found |= self.sets_at[base >> 2][held >> base & 15]
+        # Where one suit holds three positions in a row, a run starts.
+        runs = by_suit & by_suit >> 1 & by_suit >> 2
+        while runs:
+            shift = (runs.bit_length() - 1) & ~15  # the highest suit with a run
+            key = (by_suit >> shift & _ONE_SUIT) << 6 | shift
+            in_suit = self._runs.get(key)
+            if in_suit is None:
+                in_suit = self._runs[key] = self._number_runs(shift >> 4, by_suit >> shift & _ONE_SUIT)
+            found |= in_suit
+            runs &= (1 << shift) - 1
+        return found
+
+    def _number_runs(self, suit: int, positions: int) -> int:
+        number = self._number
+        return sum(1 << number[m] for m in self._ctx.runs_in_suit(suit, positions))
+
+
 def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
     """Decorate a pure function of a rules value so that it runs once per
     value: equal rules share the result.  The lookup goes by the object's

@@ -5,7 +5,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import CardError, CountError, best_melds, get_rules, parse_cards
-from companion.rules.melds import meld_context
+from companion.rules.close import close_facts
+from companion.rules.melds import meld_context, suit_major
 
 from .reference import Ref, as_tuples
 from .test_properties import EXAMPLES, hands_of
@@ -149,3 +150,35 @@ def test_candidate_lister_lists_exactly_the_subsets_that_are_melds(name, data):
         if wilds is not None:
             expected[mask] = wilds
     assert meld_context(rules).candidates([rules.pack.card_id(c) for c in cards]) == expected
+
+
+@pytest.mark.parametrize("deck", ["spanish40", "spanish48", "french52"])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_numbered_melds_of_a_plain_hand_are_exactly_its_subsets_that_are_melds(deck, data):
+    """The close check's numbered melds of distinct real cards (no wilds),
+    against brute force over every subset of the hand."""
+    rules = get_rules("classic", deck=deck)
+    cards = data.draw(hands_of(rules, 1, data.draw(st.integers(3, 8))))
+    ids = [rules.pack.card_id(c) for c in cards]
+    numbered = close_facts(rules).numbered
+    found = numbered.of_hand(sum(1 << i for i in ids), suit_major(ids))
+    got = {m for i, m in enumerate(numbered.melds) if found >> i & 1}
+    ref = Ref(rules)
+    expected = set()
+    for mask in range(1, 1 << len(cards)):
+        if ref.meld_wilds(as_tuples([c for i, c in enumerate(cards) if mask >> i & 1])) is not None:
+            expected.add(sum(1 << ids[i] for i in range(len(cards)) if mask >> i & 1))
+    assert got == expected
+
+
+@pytest.mark.parametrize("deck", ["spanish40", "french52"])
+def test_numbered_melds_are_in_increasing_order_with_their_points_and_disjoint_partners(deck):
+    rules = get_rules("classic", deck=deck)
+    numbered = close_facts(rules).numbered
+    melds = numbered.melds
+    assert melds == sorted(set(melds))
+    cards = rules.pack.cards()
+    for i, m in enumerate(melds):
+        assert numbered.values[i] == rules.points([cards[b] for b in range(len(cards)) if m >> b & 1])
+        assert numbered.disjoint[i] == sum(1 << j for j, n in enumerate(melds) if not m & n)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from companion.rules import JOKER, CardError, best_melds, check_close, get_rules, settle_hand
 from companion.rules.close import CloseOption, _option_rows, best_close, close_facts, make_hand
-from companion.rules.melds import meld_context
+from companion.rules.melds import PlainHand, meld_context
 from companion.rules.validate import check_cards
 
 from .reference import Ref, as_tuples
@@ -105,6 +105,57 @@ def test_best_close_of_the_combinations_no_meld_can_join_is_the_best_of_all(name
     assert facts.maximal_only == (name != "positive all-combined score")
     every = min(_option_rows(hand, rules, first_round, None, hand.covers(), facts.loose_limit))
     assert best_close(hand, rules, first_round) == CloseOption._make(every)
+
+
+#: Rules under which eight distinct real cards take the close check's plain
+#: path (no wild cards; extra melds never hurt).
+PLAIN_CONFIGS = {
+    "classic": ("classic", {}),
+    "fournier": ("fournier", {}),
+    "sweden": ("sweden", {}),
+    "italy (no Chinchón)": ("italy", {}),
+    "Chinchón scores -100": ("classic", {"chinchon": -100}),
+    "points up to 40": ("fournier", {"close_max": 40}),
+    "first-round close": ("classic", {"first_round_close": True}),
+    "french52 ten": ("classic", {"deck": "french52", "court_values": "ten"}),
+}
+
+
+@st.composite
+def plain_eights(draw, rules):
+    """Eight distinct real cards: from the whole pack, from a window of five
+    ranks (sets and runs), or mostly from one suit (long runs, Chinchones)."""
+    cards = rules.pack.cards()
+    mode = draw(st.sampled_from(["pack", "window", "suit"]))
+    if mode == "window":
+        ranks = rules.pack.ranks
+        low = draw(st.integers(0, len(ranks) - 5))
+        cards = [c for c in cards if c.rank in ranks[low : low + 5]]
+    elif mode == "suit":
+        suit = draw(st.sampled_from(sorted({c.suit for c in cards})))
+        run = [c for c in cards if c.suit == suit]
+        mine = draw(st.permutations(run))[: draw(st.integers(6, 8))]
+        others = [c for c in cards if c not in mine]
+        return mine + draw(st.permutations(others))[: 8 - len(mine)]
+    return draw(st.permutations(cards))[:8]
+
+
+@pytest.mark.parametrize("name", list(PLAIN_CONFIGS))
+@PROFILE
+@given(data=st.data())
+def test_close_of_eight_plain_cards_ranks_like_the_search_over_every_combination(name, data):
+    """The plain eight-card path (melds by number, no row but the winner's)
+    gives the best of every combination of melds, tie-breaks included."""
+    preset, options = PLAIN_CONFIGS[name]
+    rules = get_rules(preset, **options)
+    cards = data.draw(plain_eights(rules))
+    first_round = data.draw(st.booleans())
+    hand = make_hand(cards, rules)
+    assert type(hand) is PlainHand
+    facts = close_facts(rules)
+    every = min(_option_rows(hand, rules, first_round, None, hand.covers(), facts.loose_limit))
+    assert best_close(hand, rules, first_round) == CloseOption._make(every)
+    assert check_close(cards, rules, first_round)._option == CloseOption._make(every)
 
 
 @pytest.mark.parametrize(
