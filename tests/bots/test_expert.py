@@ -102,3 +102,31 @@ def test_the_arena_plays_seeded_matches_and_loads_outside_bots(capsys):
     assert "mine wins" in out and "95%" in out and "p95" in out
     arena_main(["tests.bots.test_expert:Mine", "good", "--matches", "1", "--jobs", "1"])
     assert "wins" in capsys.readouterr().out
+
+
+def test_it_closes_at_once_when_the_opponent_is_building_from_the_pile():
+    """The opponent took three cards from the pile and just threw a 2: closing
+    with 4 loose points now beats waiting for a better close."""
+    game = fixed(["11c 11e 11b 5o 6o 7o 12e", "5b 5c 10e 4o 12o 2c 1c"], "1e 10c 4c 3b 2b 1b", "12c")
+    rng = random.Random(0)
+    for took, threw in (("1b", "12o"), ("2b", "10e"), ("3b", "1c")):
+        drawn = game.draw(0, "stock", rng)
+        assert str(drawn) == took
+        game.discard(0, drawn)
+        game.draw(1, "discard", rng)
+        game.discard(1, parse_cards(threw)[0])
+    game.draw(0, "stock", rng)
+    view = seat_view(game, 0)
+    assert [str(t.card) for t in view.thrown if t.taken_by == 1] == ["1b", "2b", "3b"]
+    card, close = ExpertBot().choose_end(view)
+    assert close and str(card) == "12e"
+
+
+def test_early_against_a_quiet_opponent_it_waits_for_the_better_close():
+    """The same eight cards at the second turn, the opponent having shown
+    nothing: the expert keeps the 4 and waits for −10 instead of closing."""
+    game = after_drawing(
+        fixed(["11c 11e 11b 5o 6o 7o 12e 4c", "5b 5c 10e 4o 12o 2c 1c"], "1e 10c 3b 2b 1b", "12c", turns_taken=2)
+    )
+    card, close = ExpertBot().choose_end(seat_view(game, 0))
+    assert not close and str(card) == "12e"
