@@ -308,20 +308,13 @@ def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement
             flash(error_text(error), "error")
         return redirect(back), 303
     hotseat = game_table.play_mode == "hotseat"
-    if action == "hint":
-        try:
-            ask_hint(game_table, deal, seat, version)
-        except StaleError:
-            flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
-            return redirect(back), 303
-        except PlayError as error:
-            db.session.rollback()
-            flash(error_text(error), "error")
-        return redirect(back + (f"?show={deal.version}" if hotseat else "") + "#hint"), 303
     card = request.form.get("card")
     if request.form.get("close"):  # "Close with X face down" names its card
         action, card = "close", request.form["close"]
     try:
+        if action == "hint":  # written into the deal, then shown with the cards
+            ask_hint(game_table, deal, seat, version)
+            return redirect(back + (f"?show={deal.version}" if hotseat else "") + "#hint"), 303
         game = act(game_table, deal, seat, version, action, card)
     except StaleError:
         flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")

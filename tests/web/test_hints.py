@@ -13,26 +13,12 @@ from companion.models import Deal, GameTable
 from companion.rules import parse_cards
 from companion.rules.game import HandGame
 
-from .helpers import csrf
 from .test_play import links_of, post, rules_of, set_deal, snapshot
+from .test_play import new_game as play_game
 
 
 def new_game(client, players, *, hints=True, mode="devices"):
-    data = {
-        "csrf_token": csrf(client, "/play/new"),
-        "mode": mode,
-        "preset": "classic",
-        "first_dealer": "0",
-        "target": "100",
-        "jokers": "0",
-        "suit_style": "spanish",
-    }
-    if hints:
-        data["hints"] = "y"
-    for i, (name, kind) in enumerate(players):
-        data[f"players-{i}"] = name
-        data[f"kinds-{i}"] = kind
-    response = client.post("/play/new", data=data)
+    response = play_game(client, players, mode, **({"hints": "y"} if hints else {}))
     assert response.status_code == 302, response.get_data(as_text=True)
     return response.headers["Location"].split("/")[2]
 

@@ -15,7 +15,8 @@ from companion.rules.game import HandGame
 from .helpers import csrf, field, totals
 
 
-def new_game(client, players, mode="hotseat", preset="classic"):
+def new_game(client, players, mode="hotseat", preset="classic", **extra):
+    """POST the new-game form (``extra``: more fields, e.g. ``hints="y"``)."""
     data = {
         "csrf_token": csrf(client, "/play/new"),
         "mode": mode,
@@ -24,6 +25,7 @@ def new_game(client, players, mode="hotseat", preset="classic"):
         "target": "100",
         "jokers": "0",
         "suit_style": "spanish",
+        **extra,
     }
     for i, (name, kind) in enumerate(players):
         data[f"players-{i}"] = name
