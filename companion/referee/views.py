@@ -3,6 +3,7 @@ whose URL is the verdict's permalink (htmx swaps the verdict in place)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from flask import make_response, redirect, render_template, request, url_for
@@ -69,7 +70,7 @@ class CloseCheck:
 
 
 def check(
-    choice: RulesChoice, cards: list[str], discard: list[str], first_round: bool, seen: list[str] = ()
+    choice: RulesChoice, cards: list[str], discard: list[str], first_round: bool, seen: Sequence[str] = ()
 ) -> CloseCheck:
     """The engine's verdict on the tapped cards; a wrong count is the engine's
     refusal, worded as what is still to tap."""

@@ -69,3 +69,28 @@ def test_main_pages_have_no_serious_violations(browser: Browser, live_server: st
         problems["history"] = found
     context.close()
     assert not problems, problems
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_hint_table_has_no_serious_violations(browser: Browser, live_server: str, scheme: str):
+    """Digital play with the advisor's table open (issue #14), and the close
+    checker's odds with the Seen tab active."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-US", bypass_csp=True, color_scheme=scheme
+    )
+    page = context.new_page()
+    page.goto(live_server + "/play/new")
+    page.fill("#players-0", "Ana")
+    page.fill("#players-1", "Ben")
+    page.get_by_role("button", name="Deal the cards").click()
+    page.get_by_role("link", name=re.compile("^I am ")).click()
+    page.get_by_role("button", name="Hint: show the odds").click()
+    page.locator("table.odds").wait_for()
+    problems = {}
+    if found := violations(page):
+        problems["hint"] = found
+    page.goto(live_server + "/referee/close?cards=2o+3o+4o+5o+6o+1c+2e+12b&seen=1o+7o&active=s")
+    if found := violations(page):
+        problems["close odds"] = found
+    context.close()
+    assert not problems, problems
