@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from ..rules import JOKER, Card
 from .hands import HandEval, evaluator
-from .players import fed_cards, feeds, known_held, partners
+from .players import fed_cards, known_held, near, partners
 from .protocol import Source
 from .view import SeatView
 
@@ -166,7 +166,7 @@ class _Plan:
         took = [t.card for t in view.thrown if t.taken_by is not None and t.taken_by != view.seat]
         threw = [t.card for t in view.thrown if t.seat is not None and t.seat != view.seat]
         for c in unseen:
-            w = 1.0 + 1.5 * _near(c, took) - 0.3 * _near(c, threw)
+            w = 1.0 + 1.5 * near(c, took) - 0.3 * near(c, threw)
             weights.append(max(0.2, w))
         total = sum(weights) or 1.0
         probs = []
@@ -265,7 +265,7 @@ class _Plan:
         """What throwing ``card`` may give the next player: a card near what
         they took from the pile, or a low card they can swap for a high one."""
         low = max(0.0, self.GIFT_BELOW - self.ev.rules.value(card)) if card != JOKER else 10.0
-        return self.FEED * feeds(card, self.fed) * (1.0 + self.q) + self.GIFT * low
+        return self.FEED * near(card, self.fed) * (1.0 + self.q) + self.GIFT * low
 
     # -- hands as keys: a bitmask for plain cards (fast), a sorted tuple otherwise -----
     def key_of(self, cards: Sequence[Card]):
@@ -389,18 +389,6 @@ def _memo_for(ev: HandEval) -> dict:
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
     return memo
-
-
-def _near(card: Card, cards: Sequence[Card]) -> int:
-    if card == JOKER:
-        return 0
-    n = 0
-    for c in cards:
-        if c == JOKER:
-            continue
-        if c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= 2):
-            n += 1
-    return n
 
 
 def _sigmoid(x: float) -> float:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from ..rules import JOKER, Card
 from .hands import HandEval, evaluator
@@ -99,7 +100,7 @@ class GoodBot(SimpleBot):
             rest = list(hand)
             rest.remove(card)
             loose = ev.loose(rest)
-            return (loose - expected_gain(ev, rest, loose, live), feeds(card, fed), -ev.rules.value(card), card)
+            return (loose - expected_gain(ev, rest, loose, live), near(card, fed), -ev.rules.value(card), card)
 
         return min(set(hand), key=key), False
 
@@ -187,15 +188,17 @@ def fed_cards(view: SeatView) -> list[Card]:
     return list(view.taken_by(view.opponents[0])) if view.opponents else []
 
 
-def feeds(card: Card, fed: list[Card]) -> int:
-    """How directly throwing ``card`` may help the next player."""
+def near(card: Card, cards: Sequence[Card]) -> int:
+    """How many of ``cards`` share the rank of ``card`` or sit within two of it
+    in its suit (jokers never count): throwing ``card`` may help a player who
+    collects those cards, and a card near what they took is likelier theirs."""
     if card == JOKER:
         return 0
     n = 0
-    for f in fed:
-        if f == JOKER:
+    for c in cards:
+        if c == JOKER:
             continue
-        if f.rank == card.rank or (f.suit == card.suit and abs(f.rank - card.rank) <= 2):
+        if c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= 2):
             n += 1
     return n
 
