@@ -271,19 +271,29 @@ def human_seats(game_table: GameTable, deal: Deal) -> tuple[int, ...]:
     return tuple(i for i, s in enumerate(deal.seats) if game_table.players[s].kind == "human")
 
 
-def _deal_next(game_table: GameTable, deal: Deal, back: str):
-    version = request.form.get("version", type=int) or 0
-    if request.form.get("deal", type=int) != deal.id:
-        flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
-        return redirect(back), 303
+def _too_late() -> None:
+    flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
+
+
+def _attempt(call, back: str):
+    """Run one of the service's writes; a stale or refused one is said on the
+    page it came from (nothing was stored)."""
     try:
-        deal_next(game_table, deal, version)
+        call()
     except StaleError:
-        flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
+        _too_late()
     except (PlayError, ChinchonError) as error:
         db.session.rollback()
         flash(error_text(error), "error")
     return redirect(back), 303
+
+
+def _deal_next(game_table: GameTable, deal: Deal, back: str):
+    version = request.form.get("version", type=int) or 0
+    if request.form.get("deal", type=int) != deal.id:
+        _too_late()
+        return redirect(back), 303
+    return _attempt(lambda: deal_next(game_table, deal, version), back)
 
 
 def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement_seats: tuple[int, ...]):
@@ -292,21 +302,11 @@ def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement
     if action == "next":
         return _deal_next(game_table, deal, back)
     if action == "alt":
-        try:
-            choose_arrangement(
-                game_table,
-                deal,
-                request.form.get("seat", -1, type=int),
-                version,
-                request.form.get("pick", -1, type=int),
-                allowed=arrangement_seats,
-            )
-        except StaleError:
-            flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
-        except (PlayError, ChinchonError) as error:
-            db.session.rollback()
-            flash(error_text(error), "error")
-        return redirect(back), 303
+        seat_picked = request.form.get("seat", -1, type=int)
+        pick = request.form.get("pick", -1, type=int)
+        return _attempt(
+            lambda: choose_arrangement(game_table, deal, seat_picked, version, pick, allowed=arrangement_seats), back
+        )
     hotseat = game_table.play_mode == "hotseat"
     card = request.form.get("card")
     if request.form.get("close"):  # "Close with X face down" names its card
@@ -317,7 +317,7 @@ def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement
             return redirect(back + (f"?show={deal.version}" if hotseat else "") + "#hint"), 303
         game = act(game_table, deal, seat, version, action, card)
     except StaleError:
-        flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
+        _too_late()
         return redirect(back), 303
     except PlayError as error:
         db.session.rollback()
@@ -391,7 +391,7 @@ def seat_rematch(seat_token: str):
             db.session.commit()
             new = rematch_of(game_table)
     if new is None:
-        flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
+        _too_late()
         return redirect(back), 303
     target = next((p.seat_token for p in new.players if p.seat == player.seat), None)
     return redirect(url_for("play.seat", seat_token=target) if target else back), 303
