@@ -12,19 +12,9 @@ from companion.bots.arena import run, wilson
 from companion.rules import get_rules, parse_cards
 from companion.rules.game import HandGame, Phase
 
+from ..positions import fixed
+
 classic = get_rules("classic")
-
-
-def fixed(hands, stock, discards, rules=classic, turns_taken=10):
-    return HandGame(
-        rules=rules,
-        dealer=len(hands) - 1,
-        hands=[parse_cards(h) for h in hands],
-        stock=parse_cards(stock),
-        discards=parse_cards(discards),
-        turn=0,
-        turns_taken=turns_taken,
-    )
 
 
 def after_drawing(game):

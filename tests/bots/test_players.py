@@ -7,24 +7,13 @@ import random
 import pytest
 
 from companion.bots import BOTS, GoodBot, SimpleBot, bot_turn, load_bot, play_hand, play_match, seat_view
-from companion.rules import get_rules, parse_card, parse_cards, replay_match
+from companion.rules import get_rules, parse_card, replay_match
 from companion.rules.game import HandGame
+
+from ..positions import fixed
 
 classic = get_rules("classic")
 GERMAN = ["11c 11e 11b 5o 6o 7o 3c", "5b 5c 5e 4o 12o 2c 1c", "2e 3b 6c 7b 10e 12c 12b"]
-
-
-def fixed(hands, stock, discards, turn=0, rules=classic, turns_taken=10, reshuffles=0):
-    return HandGame(
-        rules=rules,
-        dealer=len(hands) - 1,
-        hands=[parse_cards(h) for h in hands],
-        stock=parse_cards(stock),
-        discards=parse_cards(discards),
-        turn=turn,
-        turns_taken=turns_taken,
-        reshuffles=reshuffles,
-    )
 
 
 @pytest.mark.parametrize("preset", ["classic", "fournier", "sweden", "italy"])

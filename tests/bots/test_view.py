@@ -10,22 +10,12 @@ from collections import Counter
 import pytest
 
 from companion.bots import GoodBot, SeatView, SimpleBot, bot_turn, seat_view
-from companion.rules import Card, Rules, get_rules, parse_card, parse_cards
+from companion.rules import Card, Rules, get_rules, parse_card
 from companion.rules.game import HandGame
 
+from ..positions import fixed
+
 classic = get_rules("classic")
-
-
-def fixed(hands, stock, discards, turn=0, rules=classic, turns_taken=10):
-    return HandGame(
-        rules=rules,
-        dealer=len(hands) - 1,
-        hands=[parse_cards(h) for h in hands],
-        stock=parse_cards(stock),
-        discards=parse_cards(discards),
-        turn=turn,
-        turns_taken=turns_taken,
-    )
 
 
 def reachable(root):

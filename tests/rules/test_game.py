@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.bots import SimpleBot, play_hand
-from companion.rules import JOKER, get_rules, parse_card, parse_cards
+from companion.rules import JOKER, get_rules, parse_card
 from companion.rules.game import (
     Close,
     Discard,
@@ -26,6 +26,8 @@ from companion.rules.game import (
     move_from_json,
     move_to_json,
 )
+
+from ..positions import fixed
 
 classic = get_rules("classic")
 
@@ -44,18 +46,6 @@ def test_deal_seven_each_one_up_and_the_player_after_the_dealer_starts():
 def test_five_players_get_two_decks():
     game = HandGame.deal(classic, 5, 0, random.Random(1))
     assert len(game.cards_in_play()) == 80
-
-
-def fixed(hands, stock, discards, turn=0, rules=classic, turns_taken=10):
-    return HandGame(
-        rules=rules,
-        dealer=len(hands) - 1,
-        hands=[parse_cards(h) for h in hands],
-        stock=parse_cards(stock),
-        discards=parse_cards(discards),
-        turn=turn,
-        turns_taken=turns_taken,
-    )
 
 
 GERMAN = ["11c 11e 11b 5o 6o 7o 3c", "5b 5c 5e 4o 12o 2c 1c", "2e 3b 6c 7b 10e 12c 12b"]
