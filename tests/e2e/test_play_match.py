@@ -217,7 +217,9 @@ def test_the_seat_view_passes_axe_and_is_photographed(browser: Browser, live_ser
 def test_melds_are_grouped_and_a_legal_close_is_offered_with_its_score(page: Page, live_server: str):
     """The SPEC §5 tie position: Ana holds 3-4-5 of bastos and three sevens;
     throwing the 2 of oros she may close with the ace of copas loose (1 point)."""
-    from companion.rules import parse_cards
+    from companion.rules import parse_card
+
+    from ..web.test_play import tie_position
 
     page.goto(live_server + "/play/new")
     for i, name in enumerate(["Ana", "Ben", "Carla"]):
@@ -229,19 +231,9 @@ def test_melds_are_grouped_and_a_legal_close_is_offered_with_its_score(page: Pag
     with app.app_context():
         table = db.session.query(GameTable).one()
         deal = db.session.query(Deal).one()
-        game = HandGame(
-            rules=table.rules,
-            dealer=2,
-            hands=[
-                parse_cards("5b 7o 2o 7c 4b 7b 3b"),
-                parse_cards("3o 4e 1o 3e 2e 3c 10b"),
-                parse_cards("5c 4o 1e 10c 12e 11e 1b"),
-            ],
-            stock=parse_cards("6o 6c 1c"),
-            discards=parse_cards("10o"),
-            turn=0,
-            turns_taken=3,
-        )
+        game = tie_position(table.rules)  # Ana to draw: the 1c she closes with goes back on the stock
+        game.hands[0].remove(parse_card("1c"))
+        game.stock.append(parse_card("1c"))
         deal.seats = [0, 1, 2]
         deal.state = game.to_dict()
         db.session.commit()

@@ -259,29 +259,8 @@ def test_a_stale_move_from_a_second_phone_is_refused(client, app):
 def test_after_a_close_a_player_may_show_another_arrangement(client, app):
     """The SPEC §5 tie example: Ben scores 15 either way; his other arrangement
     lets Carla lay off the ace of espadas (38 → 37)."""
-    from companion.rules import parse_cards
-
     token = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]).headers["Location"].split("/")[2]
-    with app.app_context():
-        table = db.session.query(GameTable).filter_by(owner_token=token).one()
-        deal = db.session.query(Deal).one()
-        game = HandGame(
-            rules=table.rules,
-            dealer=2,
-            hands=[
-                parse_cards("5b 7o 2o 7c 4b 7b 3b 1c"),
-                parse_cards("3o 4e 1o 3e 2e 3c 10b"),
-                parse_cards("5c 4o 1e 10c 12e 11e 1b"),
-            ],
-            stock=parse_cards("6o 6c"),
-            discards=parse_cards("10o"),
-            turn=0,
-            turns_taken=3,
-        )
-        deal.seats = [0, 1, 2]
-        deal.state = game.to_dict()
-        db.session.commit()
-        version = deal.version
+    _, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
     client.post(
         f"/t/{token}/play", data={"csrf_token": csrf(client), "version": version, "action": "close", "card": "2o"}
     )
