@@ -46,21 +46,8 @@ def links(app, token) -> SimpleNamespace:
 def table_in_group(client, group_token, names, **variants) -> str:
     """Start a physical table from the group's prefilled form; returns its owner token."""
     html = client.get(f"/tables/new?group={group_token}").get_data(as_text=True)
-    data = {
-        "csrf_token": field(html, "csrf_token"),
-        "group": field(html, "group"),
-        "preset": "classic",
-        "first_dealer": "0",
-        "jokers": "0",
-        "target": field(html, "target"),
-        "stake": field(html, "stake"),
-        "suit_style": "spanish",
-    }
-    data.update({f"players-{i}": n for i, n in enumerate(names)})
-    data.update({k: str(v) for k, v in variants.items()})
-    response = client.post("/tables/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    return response.headers["Location"].rsplit("/", 1)[1]
+    prefilled = {name: field(html, name) for name in ("group", "target", "stake")}
+    return create_table(client, names, **(prefilled | variants))
 
 
 def reentry(client, token, seat):
