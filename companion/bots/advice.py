@@ -140,9 +140,13 @@ def next_draw(
     one is never in the first round)."""
     hand, seen = list(hand), list(seen)
     unseen = _checked(rules, hand, seen, players)
-    ev = evaluator(rules)
-    memo: _Memo = {}
-    may = _may_close(rules, first_round)
+    return _exact_rows(evaluator(rules), hand, unseen, players, first_round, {})
+
+
+def _exact_rows(
+    ev: HandEval, hand: list[Card], unseen: list[Card], players: int | None, first_round: bool, memo: _Memo
+) -> list[DiscardOdds]:
+    may = _may_close(ev.rules, first_round)
     rows = []
     for d, kept in _kept_options(hand):
         score = ev.close_score(kept, players) if may else None
@@ -174,8 +178,7 @@ def advise(
     seen = list(seen)
     if len(hand) in (7, 8) and not 1 <= samples <= MAX_SAMPLES:
         raise ChinchonError(f"samples must be from 1 to {MAX_SAMPLES}.", "samples")
-    rows = next_draw(rules, hand, seen, players=players, first_round=first_round)
-    unseen = unseen_cards(rules, hand, seen, players)
+    unseen = _checked(rules, hand, seen, players)
     if stock is not None and not 0 <= stock <= len(unseen):
         raise ChinchonError(f"stock must be from 0 to {len(unseen)} (the cards not seen).", "stock")
     if draws is not None and not 1 <= draws <= 3:
@@ -183,9 +186,10 @@ def advise(
     if draws is None:
         draws = 3 if stock is None else max(1, min(3, -(-stock // players)))
     ev = evaluator(rules)
+    memo: _Memo = {}  # the eights met by the exact part come back as first draws of the sequences
+    rows = _exact_rows(ev, hand, unseen, players, first_round, memo)
     rng = random.Random(seed)
     sequences = [rng.sample(unseen, min(draws, len(unseen))) for _ in range(samples)]
-    memo: _Memo = {}
     rows = [
         replace(
             row,
