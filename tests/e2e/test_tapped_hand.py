@@ -149,6 +149,20 @@ def check_close_page(page: Page, rng: random.Random, js: bool = True) -> None:
         expect(verdict.locator("dl.facts strong")).to_have_text(str(expected.score))
     else:
         expect(verdict).to_contain_text("No, this cannot close.")
+        # The odds table is the tapped hand's: per discard (or for seven), the cards of the
+        # one deck not tapped that let the seven kept close, counted here by
+        # the engine itself (the page lists them best first).
+        unseen = [c for c in DECK if c not in hand]
+        kept_options = [[c for c in hand if c != d] for d in hand] if len(hand) == 8 else [list(hand)]
+        hits = sorted(
+            (sum(check_close([*kept, u], CLASSIC).legal for u in unseen) for kept in kept_options), reverse=True
+        )
+        shown = []
+        for cell in verdict.locator("table.odds tbody tr td:nth-child(2)").all_inner_texts():
+            found = re.search(r"(\d+) cards? of (\d+)", cell)
+            assert found is None or int(found.group(2)) == len(unseen), cell
+            shown.append(int(found.group(1)) if found else 0)
+        assert shown == hits
 
 
 def test_close_checker_judges_the_tapped_cards(page: Page, live_server: str):
