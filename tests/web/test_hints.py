@@ -204,3 +204,16 @@ def test_export_keeps_the_hint_option_and_the_hints_asked(client, app, tmp_path)
         imported = db.session.query(GameTable).filter_by(owner_token=token).one()
         assert imported.hints_allowed is True and imported.entry_mode == "cards"
         db.engine.dispose()
+
+
+def test_a_garbled_hint_request_is_refused_and_records_nothing(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")])
+    _, seats = links_of(app, token)
+    set_deal(app, token, position(rules_of(app, token)), seats=[0, 1])
+    for version in ("", "abc", "-1", "99999999999999999999"):
+        response = post(client, f"/s/{seats['Ana']}", version=version, action="hint")
+        assert "too late" in client.get(response.headers["Location"]).get_data(as_text=True)
+    response = post(client, f"/s/{seats['Ana']}", version=snapshot(app, token)[2], action="hints")
+    assert "Unknown action." in client.get(response.headers["Location"]).get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Deal).one().hints is None

@@ -264,3 +264,12 @@ def odds_rows_text(response):
     return [
         html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row))).strip() for row in body.split("</tr>")[:-1]
     ]
+
+
+@pytest.mark.parametrize(
+    "seen,message",
+    [("xx", "is not a card"), ("8o", "not in the spanish40 deck"), ("1o 1o 1o", "appears")],
+)
+def test_garbage_on_the_seen_tab_is_named_beside_the_verdict(client, seen, message):
+    page = text(close(client, decks="1", cards="2o 3o 4o 5o 6o 1c 2e 12b", seen=seen))
+    assert "No, this cannot close." in page and message in page and "Your odds" not in page
