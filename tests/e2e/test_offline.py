@@ -258,23 +258,25 @@ def visit_offline(page: Page, url: str, heading: str) -> None:
     """Open ``url`` with the connection cut.  Under Playwright's offline
     emulation a navigation answered by the service worker is now and then
     never committed (the page stays where it was); a person would tap again."""
-    for attempt in range(2):
-        page.goto(url)
-        try:
-            expect(page.locator("h1")).to_have_text(heading, timeout=WAKING_WORKER_MS)
-            return
-        except AssertionError:
-            if attempt:
-                raise
+    _until_heading(page, lambda: page.goto(url), heading)
 
 
 def tap_offline(page: Page, link: str, heading: str) -> None:
     """Follow a link with the connection cut (see :func:`visit_offline`)."""
-    for attempt in range(2):
+
+    def follow() -> None:
         if link.startswith("Enter hand"):
             page.locator(".pick-closer a").first.click()  # "Enter hand N: who closed?", then a name
         else:
             page.get_by_role("link", name=link).click()
+
+    _until_heading(page, follow, heading)
+
+
+def _until_heading(page: Page, go, heading: str) -> None:
+    """Do ``go`` until the page shows ``heading`` (twice at most)."""
+    for attempt in range(2):
+        go()
         try:
             expect(page.locator("h1")).to_have_text(heading, timeout=WAKING_WORKER_MS)
             return

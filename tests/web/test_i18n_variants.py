@@ -143,13 +143,7 @@ def test_the_hand_entry_in_each_spanish(client_without_language, lang, expected)
 
 
 def test_the_verdict_in_es_ar_cuts_and_takes_the_pozo_words(client_without_language):
-    c = client_without_language
-    c.set_cookie("lang", "es_AR")
-    token = create_table(c, ["Ana", "Ben", "Carla"])
-    data = hand_form(c, token)
-    data.update({"closer": "0", "mode": "cards", "h0": GERMAN[0], "h1": GERMAN[1], "h2": GERMAN[2]})
-    html = c.post(f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true", "HX-Target": "verdict"})
-    text = html.get_data(as_text=True)
+    text = german_verdict(client_without_language, "es_AR", "Ana")
     assert "Corte válido." in text and "juego 2 de Ana" in text
 
 
@@ -173,13 +167,7 @@ def test_a_player_s_meld_in_the_possessive(app, lang, name, expected):
 
 
 def test_swedish_verdict_says_lars_not_larss(client_without_language):
-    c = client_without_language
-    c.set_cookie("lang", "sv")
-    token = create_table(c, ["Lars", "Ben", "Carla"])
-    data = hand_form(c, token)
-    data.update({"closer": "0", "mode": "cards", "h0": GERMAN[0], "h1": GERMAN[1], "h2": GERMAN[2]})
-    html = c.post(f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true", "HX-Target": "verdict"})
-    text = html.get_data(as_text=True).replace("&#39;", "'")
+    text = german_verdict(client_without_language, "sv", "Lars").replace("&#39;", "'")
     assert "Lars' kombination 2" in text and "Larss" not in text
 
 
@@ -234,3 +222,13 @@ def test_the_docstring_examples_of_the_language_module():
     import companion.i18n
 
     assert doctest.testmod(companion.i18n).failed == 0
+
+
+def german_verdict(c, lang: str, closer: str) -> str:
+    """The live verdict, in ``lang``, of the German rulebook's hand closed by ``closer``."""
+    c.set_cookie("lang", lang)
+    token = create_table(c, [closer, "Ben", "Carla"])
+    data = hand_form(c, token)
+    data.update({"closer": "0", "mode": "cards", "h0": GERMAN[0], "h1": GERMAN[1], "h2": GERMAN[2]})
+    html = c.post(f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true", "HX-Target": "verdict"})
+    return html.get_data(as_text=True)
