@@ -27,6 +27,8 @@ from ..rules import SUITS, Card, Rules, best_melds, check_close
 from ..rules.variants import CloseRule
 
 _CACHE_LIMIT = 1 << 19
+#: What one loose card weighs in the (loose cards, loose points) order: more than any points.
+LOOSE_CARD = 4096
 
 
 class HandEval:
@@ -88,40 +90,31 @@ class HandEval:
     # -- loose points -----------------------------------------------------------
     def points_of_mask(self, mask: int) -> int:
         """Fewest loose points of the cards in ``mask`` (distinct, no wilds)."""
-        got = self._points.get(mask)
-        if got is not None:
-            return got
-        low = mask & -mask
-        i = low.bit_length() - 1
-        best = self.values[i] + self.points_of_mask(mask ^ low)
-        for m in self.melds_low[i]:
-            if m & mask == m:
-                v = self.points_of_mask(mask ^ m)
-                if v < best:
-                    best = v
-        if len(self._points) > _CACHE_LIMIT:
-            self._points.clear()
-            self._points[0] = 0
-        self._points[mask] = best
-        return best
+        return self._cover(mask, 0, self._points)
 
     def _count_points(self, mask: int) -> int:
-        """Lexicographic (loose cards, loose points) minimum, as ``count * 4096 + points``."""
-        got = self._count.get(mask)
+        """Lexicographic (loose cards, loose points) minimum, as ``count * LOOSE_CARD + points``."""
+        return self._cover(mask, LOOSE_CARD, self._count)
+
+    def _cover(self, mask: int, unit: int, memo: dict[int, int]) -> int:
+        """The fewest of ``unit`` per loose card plus the loose points, over
+        every way to meld the cards of ``mask``: the lowest card is either
+        loose or in one of the melds it starts (memoised in ``memo``)."""
+        got = memo.get(mask)
         if got is not None:
             return got
         low = mask & -mask
         i = low.bit_length() - 1
-        best = 4096 + self.values[i] + self._count_points(mask ^ low)
+        best = unit + self.values[i] + self._cover(mask ^ low, unit, memo)
         for m in self.melds_low[i]:
             if m & mask == m:
-                v = self._count_points(mask ^ m)
+                v = self._cover(mask ^ m, unit, memo)
                 if v < best:
                     best = v
-        if len(self._count) > _CACHE_LIMIT:
-            self._count.clear()
-            self._count[0] = 0
-        self._count[mask] = best
+        if len(memo) > _CACHE_LIMIT:
+            memo.clear()
+            memo[0] = 0
+        memo[mask] = best
         return best
 
     def loose(self, cards: Sequence[Card]) -> int:
@@ -137,7 +130,7 @@ class HandEval:
     def loose_count(self, cards: Sequence[Card]) -> int:
         """Fewest cards left out of melds (ignoring their points)."""
         if self.is_plain(cards):
-            return self._count_points(self.mask(cards)) >> 12
+            return self._count_points(self.mask(cards)) // LOOSE_CARD
         key = ("count", *sorted(cards))
         got = self._slow.get(key)  # type: ignore[arg-type]
         if got is None:
@@ -148,42 +141,31 @@ class HandEval:
     def _free_points(self, mask: int) -> int:
         """Fewest loose points of ``mask`` once one card may be dropped for free
         (the discard): ``min(loose(mask - e))`` over the cards ``e``."""
-        got = self._fp.get(mask)
-        if got is not None:
-            return got
-        low = mask & -mask
-        i = low.bit_length() - 1
-        rest = mask ^ low
-        best = self.points_of_mask(rest)  # drop this card
-        v = self.values[i] + self._free_points(rest) if rest else self.values[i]
-        if v < best:
-            best = v
-        for m in self.melds_low[i]:
-            if m & mask == m:
-                v = self._free_points(mask ^ m) if m != mask else 0
-                if v < best:
-                    best = v
-        self._fp[mask] = best
-        return best
+        return self._free(mask, 0, self._fp, self._points)
 
     def _free_count(self, mask: int) -> int:
         """Like :meth:`_free_points` for the (loose cards, loose points) minimum."""
-        got = self._fc.get(mask)
+        return self._free(mask, LOOSE_CARD, self._fc, self._count)
+
+    def _free(self, mask: int, unit: int, memo: dict[int, int], covers: dict[int, int]) -> int:
+        """:meth:`_cover` with one card dropped for free: the lowest card is
+        dropped, loose, or in one of the melds it starts."""
+        got = memo.get(mask)
         if got is not None:
             return got
         low = mask & -mask
         i = low.bit_length() - 1
         rest = mask ^ low
-        best = self._count_points(rest)
-        v = 4096 + self.values[i] + (self._free_count(rest) if rest else 0)
+        best = self._cover(rest, unit, covers)  # drop this card
+        v = unit + self.values[i] + (self._free(rest, unit, memo, covers) if rest else 0)
         if v < best:
             best = v
         for m in self.melds_low[i]:
             if m & mask == m:
-                v = self._free_count(mask ^ m) if m != mask else 0
+                v = self._free(mask ^ m, unit, memo, covers) if m != mask else 0
                 if v < best:
                     best = v
-        self._fc[mask] = best
+        memo[mask] = best
         return best
 
     def eight_mask(self, mask: int) -> tuple[int, bool, int | None]:
@@ -196,10 +178,10 @@ class HandEval:
         loose = self._free_points(mask)
         if self.one_card:
             fc = self._free_count(mask)
-            if fc >= 8192 or (fc >= 4096 and fc - 4096 > self.close_max):
+            if fc >= 2 * LOOSE_CARD or (fc >= LOOSE_CARD and fc - LOOSE_CARD > self.close_max):
                 return loose, False, None
-            if fc >= 4096:
-                return loose, True, fc - 4096
+            if fc >= LOOSE_CARD:
+                return loose, True, fc - LOOSE_CARD
         elif loose > self.close_max:
             return loose, False, None
         elif loose:
@@ -250,7 +232,7 @@ class HandEval:
         """Whether the seven cards of ``mask`` may be shown in a close."""
         if self.one_card:
             v = self._count_points(mask)
-            return v < 4096 or (v < 8192 and v - 4096 <= self.close_max)
+            return v < LOOSE_CARD or (v < 2 * LOOSE_CARD and v - LOOSE_CARD <= self.close_max)
         return self.points_of_mask(mask) <= self.close_max
 
     def mask_close_score(self, mask: int) -> int | None:
