@@ -56,7 +56,8 @@ def browser_figures(app, hands: int) -> None:
     from playwright.sync_api import sync_playwright
     from werkzeug.serving import make_server
 
-    from companion.scoreboard import create_table, transaction
+    from companion.services.scoreboard import create_table
+    from companion.services.unit import transaction
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -48,7 +48,8 @@ def seed(database: str) -> tuple[str, str]:
     from companion import create_app
     from companion.extensions import db
     from companion.rules import parse_cards
-    from companion.scoreboard import HandInput, create_table, store_hand, transaction
+    from companion.services.scoreboard import HandInput, create_table, store_hand
+    from companion.services.unit import transaction
 
     app = create_app()
     with app.app_context(), transaction():

@@ -151,7 +151,7 @@ def integrity(database: str, results: dict[str, list[list[int]]]) -> list[str]:
     from companion import create_app
     from companion.extensions import db
     from companion.models import GameTable
-    from companion.scoreboard import standing
+    from companion.services.scoreboard import standing
 
     problems = []
     app = create_app()

@@ -8,8 +8,10 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from . import config, logs
-from .extensions import babel, csrf, db, limiter, migrate
+from . import config
+from .extensions import csrf, db, limiter, migrate
+from .web import logs
+from .web.i18n import babel
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -54,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     logs.init_app(app)
 
-    from .i18n import select_locale
+    from .web.i18n import select_locale
 
     db.init_app(app)
     _sqlite_pragmas(app)
@@ -80,13 +82,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _errors(app)
     _input_guards(app)
     _security_headers(app)
-    from . import templating
+    from .web import templating
 
     templating.init_app(app)
 
-    from . import transfer
+    from . import commands
 
-    transfer.init_app(app)
+    commands.init_app(app)
 
     @app.cli.command("init-db")
     def init_db() -> None:
@@ -188,7 +190,7 @@ def _input_guards(app: Flask) -> None:
     from flask import abort, render_template
     from flask_babel import gettext as _
 
-    from .access import SUBMISSION_ID
+    from .web.access import SUBMISSION_ID
 
     def refuse(message: str):
         if request.path.startswith("/api/"):

@@ -8,8 +8,6 @@ from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
-from .i18n import RegionalBabel
-
 
 class Base(DeclarativeBase):
     metadata = MetaData(
@@ -26,6 +24,5 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
 migrate = Migrate()
-babel = RegionalBabel()  # regional variants (es_AR) fall back to their base language
 #: In memory by default; RATELIMIT_STORAGE_URI (e.g. redis://...) shares it between servers.
 limiter = Limiter(get_remote_address)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, true, update
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -83,25 +83,6 @@ class GameTable(db.Model):
 
     def active_reentries(self) -> list[Reentry]:
         return [r for r in self.reentries if r.undone_at is None]
-
-    def bump(self, seen_version: int) -> bool:
-        """Claim the next version if nobody wrote since ``seen_version``.
-
-        One conditional UPDATE, so two phones (or two workers) racing on the
-        same table cannot both win: the loser's write is refused as stale.
-        """
-        if not 0 < seen_version < 2**31:
-            return False  # not a version this table ever had (a forged or garbled form)
-        result = db.session.execute(
-            update(GameTable)
-            .where(GameTable.id == self.id, GameTable.version == seen_version)
-            .values(version=GameTable.version + 1, updated_at=now())
-            .execution_options(synchronize_session=False)
-        )
-        if result.rowcount != 1:
-            return False
-        db.session.refresh(self, ["version", "updated_at"])
-        return True
 
 
 class Player(db.Model):
@@ -206,7 +187,8 @@ class Deal(db.Model):
 
 
 class Reentry(db.Model):
-    """A reenganche: ``seat`` bought back in right after hand ``after_hand``."""
+    """A reenganche: ``seat`` bought back in right after hand ``after_hand``
+    (or, ``declined``, said no: the next hand may then be played)."""
 
     __tablename__ = "reentries"
     __table_args__ = (UniqueConstraint("table_id", "submission", name="uq_reentries_table_submission"),)
@@ -216,6 +198,7 @@ class Reentry(db.Model):
     after_hand: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     submission: Mapped[str] = mapped_column(String(40))
+    declined: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 

@@ -9,7 +9,7 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
-from companion.i18n import FALLBACKS, LANGUAGES
+from companion.web.i18n import FALLBACKS, LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent / "companion"
 TRANSLATIONS = ROOT / "translations"

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..group_service import Line, Match
-from ..palette import COLOURS
 from ..rules.names import name_key
+from ..services.groups import Line, Match
+from ..web.palette import COLOURS
 
 #: Where a player's hand points fall: they closed it, or caught with so many.
 BUCKETS = ("closed", "low", "mid", "high")

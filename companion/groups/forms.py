@@ -8,10 +8,10 @@ from flask_wtf import FlaskForm
 from wtforms import DecimalField, IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from ..forms import PRESET_CHOICES
-from ..group_service import MAX_MEMBERS, clean_members
-from ..messages import error_text
 from ..rules import ChinchonError, get_rules
+from ..services.groups import MAX_MEMBERS, clean_members
+from ..web.forms import PRESET_CHOICES
+from ..web.messages import error_text
 
 CURRENCIES = ("EUR", "USD", "GBP", "SEK", "CHF", "ARS", "MXN", "UYU")
 

@@ -1,7 +1,7 @@
 """Group pages: standings, last matches, play again, seasons, settle up.
 
 Which link may use which route is in the app's one authorization table
-(``companion.access.PERMISSIONS``); one check before each request enforces it.
+(``companion.web.access.PERMISSIONS``); one check before each request enforces it.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from flask_babel import format_currency, format_date, format_decimal, format_per
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from ..access import OWNER, PLAYER, WATCH, authorize
-from ..cookies import remember_table, set_cookie
-from ..digital import create_digital_table
 from ..extensions import db
-from ..group_service import (
+from ..models import GameTable
+from ..rules import ChinchonError
+from ..rules.names import name_key, normalize_name
+from ..services.groups import (
     create_group,
     find,
     ledger,
@@ -34,13 +34,14 @@ from ..group_service import (
     start_season,
     touch,
 )
-from ..ledger import from_cents, to_cents
-from ..messages import error_text
-from ..models import GameTable
-from ..rules import ChinchonError
-from ..rules.names import name_key, normalize_name
-from ..scoreboard import create_table
-from ..transfer import export_bundle
+from ..services.ledger import from_cents, to_cents
+from ..services.play import create_digital_table
+from ..services.scoreboard import create_table
+from ..services.transfer import export_bundle
+from ..services.unit import transaction
+from ..web.access import OWNER, PLAYER, WATCH, authorize
+from ..web.cookies import remember_table, set_cookie
+from ..web.messages import error_text
 from . import bp
 from .charts import BUCKET_COLOURS, BUCKETS, points_chart, wins_chart
 from .forms import GroupForm
@@ -54,7 +55,7 @@ GROUPS_COOKIE = "groups"
 @bp.before_request
 def check_link():
     """Every route with a link is in the app's one authorization table
-    (``companion.access.PERMISSIONS``)."""
+    (``companion.web.access.PERMISSIONS``)."""
     token = (request.view_args or {}).get("token")
     if token is None:
         return None
@@ -88,13 +89,14 @@ def remember_group(response, token: str):
 def new():
     form = GroupForm()
     if request.method == "POST" and form.check():
-        group = create_group(
-            name=form.name.data,
-            members=form.member_names(),
-            preset=form.preset.data,
-            overrides=form.overrides(),
-            currency=form.currency.data,
-        )
+        with transaction():
+            group = create_group(
+                name=form.name.data,
+                members=form.member_names(),
+                preset=form.preset.data,
+                overrides=form.overrides(),
+                currency=form.currency.data,
+            )
         flash(_("Group created. Keep this page's link: it is the owner's."), "ok")
         response = redirect(url_for("groups.page", token=group.owner_token))
         return remember_group(response, group.owner_token), 303
@@ -267,7 +269,8 @@ def again(token: str):
 # -- seasons ----------------------------------------------------------------------------------
 @bp.post("/g/<token>/seasons")
 def new_season(token: str):
-    season = start_season(g.group)
+    with transaction():
+        season = start_season(g.group)
     flash(_("Season %(number)s has started; earlier seasons stay readable.", number=season.number), "ok")
     return redirect(url_for("groups.page", token=token)), 303
 
@@ -325,7 +328,9 @@ def payment(token: str):
         error = ("amount", _("That request was incomplete; nothing was changed."))
     if error is not None:
         return _settle_page(token, error, 400)
-    if record_payment(group, payer, payee, cents, submission) is None:
+    with transaction():
+        payment = record_payment(group, payer, payee, cents, submission)
+    if payment is None:
         flash(_("That payment was already recorded."), "ok")
     else:
         flash(

@@ -9,11 +9,11 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import or_, select, text
 
-from ..cookies import recent_table_tokens, set_cookie
 from ..extensions import db
-from ..i18n import LANGUAGES, html_lang
 from ..models import GameTable
-from ..templating import static_hash
+from ..web.cookies import recent_table_tokens, set_cookie
+from ..web.i18n import LANGUAGES, html_lang
+from ..web.templating import static_hash
 from . import bp
 
 

@@ -22,9 +22,11 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, FieldList, RadioField, SelectChoice, SelectField
 
-from ..access import authorize
-from ..cookies import remember_table
-from ..digital import (
+from ..models import Deal, GameTable, Player
+from ..rules import ChinchonError
+from ..rules.game import Phase
+from ..services.groups import join
+from ..services.play import (
     act,
     advance,
     ask_hint,
@@ -35,20 +37,20 @@ from ..digital import (
     deal_next,
     game_of,
     hint_for,
-    rematch_of,
-    seat_view,
-    the_rematch,
 )
-from ..extensions import db
-from ..forms import MAX_PLAYERS, TableForm, table_problem
-from ..group_service import group_for_form, join
-from ..messages import error_text
-from ..models import Deal, GameTable, Player
-from ..rules import ChinchonError
-from ..rules.game import Phase, PlayError
-from ..scoreboard import StaleError, standing
-from ..templating import render_page
+from ..services.rematch import rematch as make_rematch
+from ..services.rematch import the_rematch
+from ..services.scoreboard import reenter, standing
+from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
+from ..web.access import authorize
+from ..web.cookies import remember_table
+from ..web.forms import MAX_PLAYERS, TableForm, table_problem
+from ..web.group_form import group_for_form
+from ..web.messages import FormError, error_text
+from ..web.pace import play_pace
+from ..web.templating import render_page
 from . import bp
+from .presenters import seat_page
 
 KIND_CHOICES = [
     SelectChoice("human", _l("Person")),
@@ -104,31 +106,40 @@ def new_game():
     group = group_for_form(form)
     if request.method == "POST" and form.validate():
         entries = [
-            (p.data.strip(), k.data) for p, k in zip(form.players, form.kinds, strict=True) if p.data and p.data.strip()
+            (p.data.strip(), k.data) for p, k in zip(form.players, form.kinds, strict=True) if (p.data or "").strip()
         ]
-        names = [n for n, _k in entries]
-        found = table_problem(form, names)
-        problem = found[1] if found else None
+        problem = seat_problem(form) or table_problem(form, [n for n, _k in entries])
         if problem is None:
             try:
-                table = create_digital_table(
-                    name=form.name.data or "",
-                    preset=form.preset.data,
-                    overrides=form.overrides(),
-                    players=entries,
-                    mode=form.mode.data,
-                    first_dealer=int(form.first_dealer.data),
-                    suit_style=form.suit_style.data,
-                    hints=bool(form.hints.data),
-                )
-                join(table, group)
+                with transaction():
+                    table = create_digital_table(
+                        name=form.name.data or "",
+                        preset=form.preset.data,
+                        overrides=form.overrides(),
+                        players=entries,
+                        mode=form.mode.data,
+                        first_dealer=int(form.first_dealer.data),
+                        suit_style=form.suit_style.data,
+                        hints=bool(form.hints.data),
+                        pace=play_pace(),
+                    )
+                    join(table, group)
+            except ChinchonError as error:
+                problem = FormError.of(error)
+            else:
                 response = redirect(url_for("play.table", token=table.owner_token))
                 return remember_table(response, table.owner_token)
-            except ChinchonError as error:
-                db.session.rollback()
-                problem = error_text(error) if error.code != "error" else error.message
-        form.players.errors = [problem]
+        target = getattr(form, problem.field, None) or form.players
+        target.errors = [*target.errors, problem.message] if isinstance(target.errors, list) else [problem.message]
     return render_template("play/new.html", form=form), 400 if request.method == "POST" else 200
+
+
+def seat_problem(form: PlayForm) -> FormError | None:
+    """A computer seat left without a name is a mistake on the form, not a seat to drop."""
+    for name, kind in zip(form.players, form.kinds, strict=True):
+        if kind.data != "human" and not (name.data or "").strip():
+            return FormError("players", error_text(ServiceError("name_missing", "players")))
+    return None
 
 
 # -- the table's links ------------------------------------------------------------------------
@@ -172,7 +183,8 @@ def table(token: str):
 def table_poll(token: str):
     """Live updates: computer players carry on, and ``204`` when nothing changed."""
     game_table, role, deal = digital(token)
-    advance(game_table, deal)
+    with transaction():
+        advance(game_table, deal, play_pace())
     if request.args.get("v") == poll_marker(game_table, deal):
         return "", 204
     game = game_of(game_table, deal)
@@ -204,7 +216,7 @@ def render_play(
         seats = (shown,) if shown is not None else ()
     else:
         seats = human_seats(game_table, deal) if shared_phone(game_table, role) else ()
-    view = seat_view(game_table, deal, game, shown, current)
+    view = seat_page(game_table, deal, game, shown, current)
     chosen = choices_of(deal)
     result = game.settle(chosen) if game.closer is not None else None
     marker = poll_marker(game_table, deal)
@@ -279,11 +291,11 @@ def _attempt(call, back: str):
     """Run one of the service's writes; a stale or refused one is said on the
     page it came from (nothing was stored)."""
     try:
-        call()
+        with transaction():
+            call()
     except StaleError:
         _too_late()
-    except (PlayError, ChinchonError) as error:
-        db.session.rollback()
+    except ChinchonError as error:
         flash(error_text(error), "error")
     return redirect(back), 303
 
@@ -293,7 +305,7 @@ def _deal_next(game_table: GameTable, deal: Deal, back: str):
     if request.form.get("deal", type=int) != deal.id:
         _too_late()
         return redirect(back), 303
-    return _attempt(lambda: deal_next(game_table, deal, version), back)
+    return _attempt(lambda: deal_next(game_table, deal, version, play_pace()), back)
 
 
 def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement_seats: tuple[int, ...]):
@@ -312,17 +324,19 @@ def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement
     if request.form.get("close"):  # "Close with X face down" names its card
         action, card = "close", request.form["close"]
     try:
-        if action == "hint":  # written into the deal, then shown with the cards
-            ask_hint(game_table, deal, seat, version)
-            return redirect(back + (f"?show={deal.version}" if hotseat else "") + "#hint"), 303
-        game = act(game_table, deal, seat, version, action, card)
+        with transaction():
+            if action == "hint":  # written into the deal, then shown with the cards
+                ask_hint(game_table, deal, seat, version)
+            else:
+                game = act(game_table, deal, seat, version, action, card, play_pace())
     except StaleError:
         _too_late()
         return redirect(back), 303
-    except PlayError as error:
-        db.session.rollback()
+    except ChinchonError as error:
         flash(error_text(error), "error")
         return redirect(back + (f"?show={deal.version}" if hotseat else "")), 303
+    if action == "hint":
+        return redirect(back + (f"?show={deal.version}" if hotseat else "") + "#hint"), 303
     if hotseat and game.phase == Phase.DISCARD and game.turn == seat:
         return redirect(back + f"?show={deal.version}"), 303  # the same player continues: keep the cards shown
     return redirect(back), 303
@@ -352,7 +366,8 @@ def poll(seat_token: str):
     Computer players carry on here when a request before left them mid-hand."""
     game_table, player = seat_of_token(seat_token)
     deal = current_deal(game_table)
-    advance(game_table, deal)
+    with transaction():
+        advance(game_table, deal, play_pace())
     if request.args.get("v") == poll_marker(game_table, deal):
         return "", 204
     game = game_of(game_table, deal)
@@ -379,19 +394,8 @@ def seat_rematch(seat_token: str):
     (claiming the table's version), every press leads to this seat's new link."""
     game_table, player = seat_of_token(seat_token)
     back = url_for("play.seat", seat_token=seat_token)
-    if not standing(game_table).state.finished:
-        flash(_("The match is still going on."), "error")
-        return redirect(back), 303
-    new = the_rematch(game_table)
+    new = _rematch(game_table, request.form.get("table_version", type=int))
     if new is None:
-        if not game_table.bump(request.form.get("table_version", type=int) or 0):
-            db.session.rollback()
-            new = the_rematch(game_table)
-        else:
-            db.session.commit()
-            new = rematch_of(game_table)
-    if new is None:
-        _too_late()
         return redirect(back), 303
     target = next((p.seat_token for p in new.players if p.seat == player.seat), None)
     return redirect(url_for("play.seat", seat_token=target) if target else back), 303
@@ -405,14 +409,75 @@ def rematch(token: str):
     game_table, role = link.table, link.role
     if game_table.kind != "digital":
         abort(404)
-    if not standing(game_table).state.finished:
-        flash(_("The match is still going on."), "error")
-        return redirect(url_for("tables.scoreboard", token=token)), 303
-    new = the_rematch(game_table) or rematch_of(game_table)
+    new = _rematch(game_table, request.form.get("table_version", type=int))
+    if new is None:
+        return redirect(url_for("play.table", token=token)), 303
     target = new.owner_token if role == "owner" else new.player_token
     response = redirect(url_for("play.table", token=target))
     remember_table(response, target)
     return response, 303
+
+
+def _rematch(game_table: GameTable, version: int | None) -> GameTable | None:
+    """The one rematch of this match (made now, or by an earlier tap), or
+    None with the reason flashed."""
+    try:
+        with transaction():
+            return make_rematch(game_table, version, pace=play_pace())
+    except StaleError:
+        _too_late()
+    except ChinchonError as error:
+        flash(error_text(error), "error")
+    return None
+
+
+@bp.post("/s/<seat_token>/reentry")
+def seat_reentry(seat_token: str):
+    """A seat's phone answers "buy back in?" for its own seat (or for a
+    computer player, whom everybody at the table may decide for)."""
+    game_table, player = seat_of_token(seat_token)
+    seat = request.form.get("seat", type=int)
+    if seat is not None and seat != player.seat and not _computer(game_table, seat):
+        abort(403)
+    _decide_reentry(game_table, seat)
+    return redirect(url_for("play.seat", seat_token=seat_token)), 303
+
+
+@bp.post("/t/<token>/play/reentry")
+def table_reentry(token: str):
+    """The shared phone (or the owner's board) answers "buy back in?"."""
+    game_table, _role, _deal = digital(token)
+    _decide_reentry(game_table, request.form.get("seat", type=int))
+    return redirect(url_for("play.table", token=token)), 303
+
+
+def _computer(game_table: GameTable, seat: int) -> bool:
+    return 0 <= seat < len(game_table.players) and game_table.players[seat].kind != "human"
+
+
+def _decide_reentry(game_table: GameTable, seat: int | None) -> None:
+    version = request.form.get("version", type=int)
+    submission = (request.form.get("submission") or "")[:40]
+    declined = request.form.get("decision") == "no"
+    if seat is None or version is None or not submission:
+        flash(_("That request was incomplete; nothing was changed."), "error")
+        return
+    try:
+        with transaction():
+            reenter(game_table, version, submission, seat, declined=declined)
+    except AlreadySaved:
+        return
+    except StaleError:
+        _too_late()
+        return
+    except ChinchonError as error:
+        flash(_("Re-entry refused: %(reason)s", reason=error_text(error)), "error")
+        return
+    name = game_table.names[seat]
+    if declined:
+        flash(_("%(name)s stays out.", name=name), "ok")
+    else:
+        flash(_("%(name)s is back in the game.", name=name), "ok")
 
 
 @bp.get("/s/<seat_token>/qr.svg")

@@ -2,7 +2,7 @@
 
 from flask import Blueprint
 
-from ..forms import preset_choices, referee_options
+from ..web.forms import preset_choices, referee_options
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 

@@ -10,15 +10,15 @@ from flask import make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..bots.advice import DiscardOdds, next_draw, unseen_cards
-from ..grid import GridView, Tab, read_tokens
-from ..messages import error_text, over_limit_text
 from ..rules import Card, ChinchonError, HandResult, Layoff, parse_card, parse_cards, settle_hand
 from ..rules.close import CloseVerdict, check_close, legal_discards
 from ..rules.errors import CountError
 from ..rules.melds import display_order, meld_context
 from ..rules.settle import RefusedLayoff, refused_layoffs
 from ..rules.variants import AUTO
-from ..templating import render_page
+from ..web.grid import GridView, Tab, read_tokens
+from ..web.messages import error_text, over_limit_text
+from ..web.templating import render_page
 from . import bp
 from .query import RulesChoice, rules_from_args
 

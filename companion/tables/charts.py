@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models import GameTable
-from ..palette import COLOURS
-from ..scoreboard import Standing
+from ..services.scoreboard import Standing
+from ..web.palette import COLOURS
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The hand-entry form's state: who closed, each player's cards or points.
 
 The state is the form itself: a checkbox per card and player (see
-``companion/grid.py``), a points field per player, the closer's score as a
+``companion/web/grid.py``), a points field per player, the closer's score as a
 choice, the same with or without JavaScript; nothing about a half-entered
 hand is kept on the server.  Each player is entered by cards or by points:
 the players with cards are judged by the engine (:func:`judge`), the others'
@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from ..grid import GridView, Tab, read_tokens, short_marks
-from ..messages import error_text
 from ..models import Hand
 from ..rules import Card, ChinchonError, HandResult, check_close, parse_card, settle_hand
 from ..rules.errors import CountError
 from ..rules.settle import PlayerResult
-from ..scoreboard import HandInput, Standing, settle
+from ..services.scoreboard import HandInput, Standing, settle
+from ..web.grid import GridView, Tab, read_tokens, short_marks
+from ..web.messages import error_text
 
 DISCARD = "d"
 

@@ -10,21 +10,15 @@ import segno
 from flask import Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ..access import OWNER, PLAYER, WATCH, authorize, by_hand
-from ..cookies import remember_table, set_cookie
-from ..digital import hints_by_number
 from ..extensions import db
-from ..forms import SettingsForm, TableForm, table_problem
-from ..group_service import group_for_form, join
-from ..messages import FormError, error_text, stale_text
 from ..rules import ChinchonError
 from ..rules.close import possible_closer_scores
 from ..rules.errors import CountError
 from ..rules.variants import PRESETS
-from ..scoreboard import (
-    AlreadySaved,
-    ScoreError,
-    StaleError,
+from ..services.groups import join
+from ..services.play import hints_by_number
+from ..services.rematch import rematch as make_rematch
+from ..services.scoreboard import (
     change_settings,
     create_table,
     reenter,
@@ -34,10 +28,18 @@ from ..scoreboard import (
     standing_before,
     store_hand,
     store_mixed_hand,
-    transaction,
     undo_last,
 )
-from ..templating import render_page
+from ..services.scoreboard import (
+    delete_table as delete_table_record,
+)
+from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
+from ..web.access import OWNER, PLAYER, WATCH, authorize, by_hand
+from ..web.cookies import remember_table, set_cookie
+from ..web.forms import SettingsForm, TableForm, table_problem
+from ..web.group_form import group_for_form
+from ..web.messages import FormError, error_text, stale_text
+from ..web.templating import render_page
 from . import bp
 from .charts import totals_chart
 from .entry import DISCARD, EntryState, count_problem, grid_view, judge, read_state, state_of_hand, to_input
@@ -120,16 +122,22 @@ def reentry(token: str):
     if seat is None or version is None or not submission:
         flash(_("That request was incomplete; nothing was changed."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
+    declined = request.form.get("decision") == "no"
     try:
         with transaction():
-            reenter(table, version, submission, seat)
-        flash(_("%(name)s is back in the game.", name=table.names[seat]), "ok")
+            reenter(table, version, submission, seat, declined=declined)
+        if declined:
+            flash(_("%(name)s stays out.", name=table.names[seat]), "ok")
+        else:
+            flash(_("%(name)s is back in the game.", name=table.names[seat]), "ok")
     except AlreadySaved:
         flash(_("That re-entry was already recorded."), "ok")
     except StaleError:
         flash(stale_text(), "error")
     except ChinchonError as error:
         flash(_("Re-entry refused: %(reason)s", reason=error_text(error)), "error")
+    if request.form.get("back") == "hand":
+        return redirect(url_for("tables.new_hand", token=token)), 303
     return redirect(url_for("tables.scoreboard", token=token)), 303
 
 
@@ -142,6 +150,8 @@ def undo(token: str):
             what = undo_last(table, version)
         if what == "reentry":
             flash(_("Re-entry undone."), "ok")
+        elif what == "declined":
+            flash(_("Undone: the question of buying back in is open again."), "ok")
     except StaleError:
         flash(stale_text(), "error")
     except ChinchonError as error:
@@ -171,20 +181,15 @@ def rematch(token: str):
     table = link.table
     if table.kind == "digital":  # stays digital, with its computer players: the play blueprint makes it
         return redirect(url_for("play.rematch", token=token), 307)
-    current = standing(table)
-    if not current.state.finished:
-        flash(_("The match is still going on."), "error")
+    try:
+        with transaction():
+            new = make_rematch(table, request.form.get("version", type=int))
+    except StaleError:
+        flash(stale_text(), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
-    with transaction():
-        new = create_table(
-            name=table.name,
-            preset=table.preset,
-            overrides={k: v for k, v in table.overrides.items()},
-            players=table.names,
-            first_dealer=(table.first_dealer + 1) % len(table.players),
-            suit_style=table.suit_style,
-            rematch_of=table,
-        )
+    except ChinchonError as error:
+        flash(error_text(error), "error")
+        return redirect(url_for("tables.scoreboard", token=token)), 303
     # A link never leads to a higher one: the player link's rematch opens with the player link.
     opened = new.owner_token if link.role == OWNER else new.player_token
     response = redirect(url_for("tables.scoreboard", token=opened))
@@ -248,7 +253,7 @@ def _store(table, current, state: EntryState, replaces):
     if judged.legal and judged.missing:
         raise judged.missing[0]
     if not judged.legal:
-        raise ScoreError("cannot_close", "closer", name=table.names[state.closer], why=judged.verdict.why)
+        raise ServiceError("cannot_close", "closer", name=table.names[state.closer], why=judged.verdict.why)
     data.points = dict(judged.points)
     data.chinchon = judged.chinchon
     data.mode = "points"
@@ -449,7 +454,7 @@ def delete_table(token: str):
     if request.form.get("confirm") != "delete":
         flash(_("Tick the box to confirm deleting the table."), "error")
         return redirect(url_for("tables.settings", token=token)), 303
-    db.session.delete(table)
-    db.session.commit()
+    with transaction():
+        delete_table_record(table)
     flash(_("The table was deleted."), "ok")
     return redirect(url_for("main.home")), 303

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from types import SimpleNamespace
 
 from sqlalchemy import or_, select
@@ -39,6 +40,31 @@ def create_table(client, names, preset="classic", **variants) -> str:
     response = client.post("/tables/new", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
     return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def decide_reentry(client, token: str, seat: int, *, buy: bool = True, expect: int = 303):
+    """Answer "buy back in?" for ``seat`` with the scoreboard's own form."""
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    response = client.post(
+        f"/t/{token}/reentry",
+        data={
+            "csrf_token": field(html, "csrf_token"),
+            "version": field(html, "version"),
+            "seat": str(seat),
+            "submission": uuid.uuid4().hex,
+            "decision": "yes" if buy else "no",
+        },
+    )
+    assert response.status_code == expect
+    return response
+
+
+def rematch(client, token: str):
+    """Press "Rematch" on the finished scoreboard (its form, with the table's version)."""
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    version = re.search(r'action="/t/[^"]+/rematch">\s*<input[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', html)
+    data = {"csrf_token": field(html, "csrf_token"), "version": version.group(1) if version else ""}
+    return client.post(f"/t/{token}/rematch", data=data)
 
 
 def hand_form(client, token: str, number: int | None = None) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The authorization table, walked whole: every route that takes a link ×
 every kind of link (owner, player, read-only, seat, none) × GET and POST.
 
-A cell that answers otherwise than ``companion.access.PERMISSIONS`` says
+A cell that answers otherwise than ``companion.web.access.PERMISSIONS`` says
 fails, and so does a route that takes a link but is missing from the table.
 """
 
@@ -13,9 +13,9 @@ import pytest
 import segno
 from werkzeug.exceptions import MethodNotAllowed
 
-from companion.access import NONE, OWNER, PERMISSIONS, PLAYER, ROLES, SEAT, SHOWS, WATCH
 from companion.extensions import db
 from companion.models import GameTable, Group, Player
+from companion.web.access import NONE, OWNER, PERMISSIONS, PLAYER, ROLES, SEAT, SHOWS, WATCH
 
 from .helpers import create_table, csrf, enter_points
 from .test_groups import create_group
@@ -81,7 +81,7 @@ def url_for_role(rule, role, links, kind=None):
 
 def test_every_route_that_takes_a_link_is_in_the_table(app):
     endpoints = {r.endpoint for r in link_rules(app)}
-    assert endpoints == set(PERMISSIONS), "add the route to companion.access.PERMISSIONS"
+    assert endpoints == set(PERMISSIONS), "add the route to companion.web.access.PERMISSIONS"
     for rule in link_rules(app):
         for method in PERMISSIONS[rule.endpoint]:
             assert method in rule.methods, (rule.endpoint, method)

@@ -73,7 +73,7 @@ def test_each_integer_option_takes_its_documented_range_and_nothing_outside(spec
 
 
 def test_form_and_engine_share_the_bounds():
-    from companion.forms import TableForm
+    from companion.web.forms import TableForm
 
     form_target = next(v for v in TableForm.target.kwargs["validators"] if hasattr(v, "max"))
     assert (form_target.min, form_target.max) == (OPTIONS["target"].low, OPTIONS["target"].high)

@@ -17,7 +17,7 @@ from companion import create_app
 from companion.extensions import db
 from companion.models import GameTable, Group, Payment, now
 
-from .helpers import create_table, csrf, enter_points, field, table_count, table_of
+from .helpers import create_table, csrf, decide_reentry, enter_points, field, table_count, table_of
 
 
 def create_group(client, name="Friday", members="Ana\nBen\nCarla\nDani", **extra) -> str:
@@ -84,6 +84,8 @@ def play_example(client, group_token) -> tuple[str, str]:
         enter_points(client, first, closer, points)
         if number == 2:
             reentry(client, first, 2)
+        if number == 3:
+            decide_reentry(client, first, 1, buy=False)  # Ben says no: the next hand may be played
     second = table_in_group(client, group_token, ["Ana", "Ben"])
     enter_points(client, second, *MATCH_2[0])
     enter_points(client, second, 0, {0: -10, 1: 40}, chinchon=True)
@@ -314,7 +316,7 @@ def test_a_bad_payment_says_why_and_stores_nothing(client, app, change, message)
 
 
 def test_split_pots_and_fewest_payments():
-    from companion.ledger import fewest_payments, split_pot
+    from companion.services.ledger import fewest_payments, split_pot
 
     assert split_pot(100, ["Ana", "Ben", "Carla"]) == {"Ana": 34, "Ben": 33, "Carla": 33}
     assert split_pot(250, ["Ana", "Ben"]) == {"Ana": 125, "Ben": 125}
@@ -331,7 +333,7 @@ def test_fewest_payments_is_minimal_against_brute_force():
     import itertools
     import random
 
-    from companion.ledger import fewest_payments
+    from companion.services.ledger import fewest_payments
 
     def brute(values):
         """n minus the most zero-sum parts of a partition, by trying every partition."""

@@ -11,7 +11,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from flask_babel import force_locale, gettext, ngettext, pgettext
 
-from companion.i18n import money, negotiate_language, possessive
+from companion.web.i18n import money, negotiate_language, possessive
 
 from .helpers import GERMAN, create_table, enter_points, hand_form
 
@@ -219,9 +219,9 @@ def test_the_manifest_names_the_variant_as_a_bcp47_tag(client_without_language):
 def test_the_docstring_examples_of_the_language_module():
     import doctest
 
-    import companion.i18n
+    import companion.web.i18n
 
-    assert doctest.testmod(companion.i18n).failed == 0
+    assert doctest.testmod(companion.web.i18n).failed == 0
 
 
 def german_verdict(c, lang: str, closer: str) -> str:

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from companion import create_app
-from companion.access import link_hash
 from companion.extensions import db, limiter
 from companion.models import GameTable
+from companion.web.access import link_hash
 
 from .helpers import field, hand_form
 
@@ -178,7 +178,7 @@ def gunicorn_with_redis(tmp_path):
             "-b",
             f"127.0.0.1:{web_port}",
             "--logger-class",
-            "companion.gunicorn_logger.RedactingLogger",
+            "companion.web.gunicorn_logger.RedactingLogger",
             "--access-logfile",
             str(log),
             "companion:create_app()",

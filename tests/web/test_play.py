@@ -12,7 +12,7 @@ from companion.models import Deal, GameTable, Hand, Player
 from companion.rules import parse_card
 from companion.rules.game import HandGame
 
-from .helpers import csrf, field, totals
+from .helpers import csrf, field, table_of, totals
 
 
 def new_game(client, players, mode="hotseat", preset="classic", **extra):
@@ -171,7 +171,7 @@ def hidden_cards(game, engine_seat):
 
 
 def assert_no_secrets(html: str, game, engine_seat, rules):
-    from companion.i18n import card_name  # noqa: F401 - names are checked through tokens and values
+    from companion.web.i18n import card_name  # noqa: F401 - names are checked through tokens and values
 
     for card in hidden_cards(game, engine_seat):
         token = str(card)
@@ -345,7 +345,7 @@ class NeverCloses:
 
 def bots_alone(client, app, monkeypatch, **config):
     """A deal where only computer players are left (the person went out)."""
-    from companion import digital as service
+    from companion.services import play as service
 
     monkeypatch.setitem(service.BOTS, "good", NeverCloses)
     app.config.update(config)
@@ -382,7 +382,7 @@ def test_the_time_share_stops_bots_after_one_turn_when_spent(client, app, monkey
 
 
 def test_run_bots_returns_within_its_bound_on_a_bots_only_deal(app, monkeypatch, client):
-    from companion import digital as service
+    from companion.services import play as service
 
     token = bots_alone(client, app, monkeypatch)
     with app.app_context():
@@ -730,9 +730,10 @@ def finished_digital_match(client, app, mode="hotseat"):
 @pytest.mark.parametrize("role", ["owner", "player"])
 def test_a_digital_rematch_stays_digital_and_leads_to_a_link_of_the_same_level(client, app, role):
     _token, links, _seats = finished_digital_match(client, app)
-    response = post(client, f"/t/{links[role]}/rematch")
+    version = table_of(app, links["owner"]).version
+    response = post(client, f"/t/{links[role]}/rematch", table_version=version)
     assert response.status_code == 307
-    response = client.post(response.headers["Location"], data={"csrf_token": csrf(client)})
+    response = client.post(response.headers["Location"], data={"csrf_token": csrf(client), "table_version": version})
     new = response.headers["Location"].split("/")[2]
     with app.app_context():
         table = (
@@ -753,7 +754,7 @@ def test_a_physical_rematch_from_the_player_link_leads_to_the_new_player_link(cl
         client, owner, 1, {0: "10o 1c 3b 4b 5b 10c 11e", 1: "1o 2o 3o 4o 5o 6o 7o 12b", 2: "2e 3e 6c 7b 10e 12c 11b"}
     )
     player = table_of(app, owner).player_token
-    response = post(client, f"/t/{player}/rematch")
+    response = post(client, f"/t/{player}/rematch", version=table_of(app, owner).version)
     new = response.headers["Location"].rsplit("/", 1)[1]
     snapshot_ = table_of(app, new)
     assert new == snapshot_.player_token != snapshot_.owner_token

@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from companion.templating import static_hashes
+from companion.web.templating import static_hashes
 
 from .helpers import GERMAN, create_table, enter_cards, hand_count, hand_form
 

@@ -65,8 +65,8 @@ def test_each_discard_gets_its_chance_to_close_on_the_next_draw(client, seen):
     """The close checker's odds table (issue #14): for every discard of a hand
     that cannot close, the share of the unseen cards that would let it close,
     the cards already seen thrown left out; the figures are the engine's."""
-    from companion.i18n import card_name
     from companion.rules import parse_cards
+    from companion.web.i18n import card_name
 
     cards = "2o 3o 4o 5o 6o 1c 2e 12b"
     params = {"cards": cards} | ({"seen": seen} if seen else {})
@@ -240,8 +240,8 @@ def test_seven_kept_and_a_discard_get_one_row_of_odds(client):
     """Seven kept and the discard named on its tab: one row, for that discard
     (the named card is out of the stock's reach too)."""
     rows = odds_rows(close(client, cards="2o 3o 4o 5o 6o 1c 2e", discard="12b"))
-    from companion.i18n import card_name
     from companion.rules import parse_card
+    from companion.web.i18n import card_name
 
     hits, unseen = engine_odds("2o 3o 4o 5o 6o 1c 2e 12b")[parse_card("12b")]
     with client.application.test_request_context(headers={"Accept-Language": "en"}):

@@ -10,9 +10,9 @@ import logging
 
 import pytest
 
-from companion.access import link_hash, redact
 from companion.extensions import db
 from companion.models import GameTable, Hand
+from companion.web.access import link_hash, redact
 
 from .helpers import (
     GERMAN,
@@ -22,6 +22,7 @@ from .helpers import (
     enter_points,
     hand_count,
     hand_form,
+    rematch,
     table_count,
     table_of,
     totals,
@@ -181,7 +182,7 @@ def test_an_owner_link_is_never_shown_to_a_player_after_a_rematch(client, app):
     player = table_of(app, owner).player_token
     enter_points(client, owner, 1, {0: 60, 1: -10})
     enter_points(client, owner, 1, {0: 60, 1: -10})
-    response = client.post(f"/t/{player}/rematch", data={"csrf_token": csrf(client)})
+    response = rematch(client, player)
     assert response.status_code == 303
     with app.app_context():
         new = db.session.query(GameTable).order_by(GameTable.id.desc()).first()

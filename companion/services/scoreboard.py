@@ -1,24 +1,20 @@
-"""Scorekeeping for physical tables: every number comes from the rules engine.
+"""The scoreboard: hands, corrections, undo, re-entries and settings of a
+table, every number from the rules engine.
 
-The views call these functions inside :func:`transaction`: a write first
-checks the form's one-time submission id (a replayed form stores nothing
-twice), builds its rows, then claims the table's next version (a stale form
-loses).  Refusals are :class:`ScoreError` codes; companion/messages.py words them.
+Each write runs inside the unit of work (:mod:`.unit`): submission id,
+rules, version claim.  Refusals are :class:`ServiceError` codes.
 """
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from .extensions import db
-from .models import Entry, GameTable, Hand, Player, Reentry, now
-from .rules import (
+from ..extensions import db
+from ..models import Entry, GameTable, Hand, Player, Reentry, now
+from ..rules import (
     Card,
     ChinchonError,
     HandResult,
@@ -29,58 +25,12 @@ from .rules import (
     get_rules,
     settle_hand,
 )
-from .rules.close import chinchon_score, max_hand_points, possible_closer_scores
-from .rules.names import normalize_name
-from .rules.variants import AUTO
+from ..rules.close import chinchon_score, max_hand_points, possible_closer_scores
+from ..rules.names import normalize_name
+from ..rules.variants import AUTO
+from .unit import AlreadySaved, ServiceError, check_new_submission, claim, new_token
 
-
-class StaleError(Exception):
-    """Somebody else wrote to the table since this form was shown."""
-
-
-class AlreadySaved(Exception):
-    """This exact form was already stored (a retry or a double tap)."""
-
-
-class ScoreError(ChinchonError):
-    """A scoreboard write the match does not allow; ``params["key"]`` says which."""
-
-    code = "score"
-
-    def __init__(self, key: str, field: str = "", **params: object) -> None:
-        super().__init__(f"Refused: {key}.", field, key=key, **params)
-
-    def at(self, field: str) -> ScoreError:
-        params = {k: v for k, v in self.params.items() if k != "key"}
-        return ScoreError(self.params["key"], field, **params)
-
-
-@contextmanager
-def transaction() -> Iterator[None]:
-    """One write: committed whole, or rolled back whole on any error."""
-    try:
-        yield
-    except BaseException:
-        db.session.rollback()
-        raise
-    db.session.commit()
-
-
-def claim_version(table: GameTable, version: int | None) -> None:
-    """Take the table's next version, or :class:`StaleError` if another write came first."""
-    if version is None or not table.bump(version):
-        raise StaleError
-
-
-def check_new_submission(model: type[Hand] | type[Reentry], table: GameTable, submission: str) -> None:
-    """A submission id is stored once per table; seeing it again means a replayed form."""
-    seen = select(model.id).where(model.table_id == table.id, model.submission == submission)
-    if table.id is not None and db.session.scalar(seen) is not None:
-        raise AlreadySaved
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(16)  # 128 bits
+ServiceError = ServiceError  # the scoreboard's refusals (one coded error for every service)
 
 
 # -- creating -------------------------------------------------------------------
@@ -98,7 +48,7 @@ def create_table(
     since the pack on the table does not change when players go out."""
     rules = get_rules(preset, **overrides)
     if not 0 <= first_dealer < len(players):
-        raise ScoreError("first_dealer", "first_dealer")
+        raise ServiceError("first_dealer", "first_dealer")
     MatchState.start(players, rules)  # validates the player list against the rules
     options = dict(overrides)
     if rules.decks == AUTO:
@@ -128,9 +78,14 @@ def change_settings(table: GameTable, version: int | None, name: str, overrides:
     try:
         standing(table)
     except MatchError as error:
-        raise ScoreError("rules_history", "target", reason=error.message) from None
+        raise ServiceError("rules_history", "target", reason=error.message) from None
     table.name = normalize_name(name)
-    claim_version(table, version)
+    claim(table, version)
+
+
+def delete_table(table: GameTable) -> None:
+    """The owner deletes a table and everything it holds."""
+    db.session.delete(table)
 
 
 # -- where the match stands -------------------------------------------------------
@@ -141,6 +96,7 @@ class HandRow:
     totals: dict[int, int]
     out_after: list[int]
     reentries: list[int]
+    declined: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -151,6 +107,8 @@ class Standing:
     state: MatchState
     rows: list[HandRow] = field(default_factory=list)
     next_dealer: int = 0
+    #: Seats that said no to buying back in after the last hand.
+    declined: set[int] = field(default_factory=set)
 
     @property
     def rules(self) -> Rules:
@@ -180,6 +138,14 @@ class Standing:
 
     def can_reenter(self, seat: int) -> bool:
         return self.table.names[seat] in self.state.can_reenter
+
+    @property
+    def pending_reentries(self) -> list[int]:
+        """Seats that went out in the last hand, may buy back in and have not
+        decided yet: the next hand waits for them (SPEC §4: the decision
+        comes right after the hand, before the next)."""
+        names = self.table.names
+        return [names.index(n) for n in self.state.can_reenter if names.index(n) not in self.declined]
 
     def reentry_refusal(self, seat: int) -> MatchError | None:
         """Why this player may not buy back in now (the engine's refusal), or None."""
@@ -215,7 +181,7 @@ def events_of(table: GameTable, hands: Sequence[Hand], reentries: Sequence[Reent
         events.append((hand, {"hand": {names[e.seat]: e.points for e in hand.entries}}))
         if hand.wins_match:
             events.append((hand, {"chinchon": names[hand.closer_seat]}))
-        events.extend((r, {"reentry": names[r.seat]}) for r in by_hand.get(hand.number, []))
+        events.extend((r, {"reentry": names[r.seat]}) for r in by_hand.get(hand.number, []) if not r.declined)
     return events
 
 
@@ -247,6 +213,12 @@ def standing(table: GameTable, before: int | None = None) -> Standing:
         elif isinstance(source, Reentry):
             result.rows[-1].reentries.append(source.seat)
             result.rows[-1].totals = {s: state.totals[n] for s, n in enumerate(names)}
+    for r in reentries:
+        if r.declined and result.rows and r.after_hand == result.last_number:
+            result.declined.add(r.seat)
+    for r in reentries:
+        if r.declined and 0 < r.after_hand <= len(result.rows):
+            result.rows[r.after_hand - 1].declined.append(r.seat)
     if hands:
         dealer = next_seat(hands[-1].dealer_seat, result.seats_in or list(range(len(names))))
     result.next_dealer = dealer
@@ -304,15 +276,15 @@ def check_points(standing_: Standing, data: HandInput) -> None:
     most = max_hand_points(rules)
     for seat in standing_.seats_in:
         if seat not in data.points:
-            raise ScoreError("points_missing", f"points[{seat}]")
+            raise ServiceError("points_missing", f"points[{seat}]")
         value = data.points[seat]
         if seat == data.closer:
             if value not in possible:
-                raise ScoreError("closer_points", f"points[{seat}]", value=value, possible=sorted(possible))
+                raise ServiceError("closer_points", f"points[{seat}]", value=value, possible=sorted(possible))
         elif value < 0 or value > most:
-            raise ScoreError("points_impossible", f"points[{seat}]", value=value)
+            raise ServiceError("points_impossible", f"points[{seat}]", value=value)
     if data.chinchon and data.points[data.closer] != chinchon_score(rules):
-        raise ScoreError("chinchon_points", f"points[{data.closer}]")
+        raise ServiceError("chinchon_points", f"points[{data.closer}]")
 
 
 def store_hand(
@@ -333,10 +305,12 @@ def store_hand(
     check_new_submission(Hand, table, submission)
     current = standing(table)
     if replaces is None and current.state.finished:
-        raise ScoreError("match_over", "closer")
+        raise ServiceError("match_over", "closer")
+    if replaces is None and current.pending_reentries:
+        raise ServiceError("reentry_pending", "closer", names=[table.names[s] for s in current.pending_reentries])
     before = standing_before(table, replaces) if replaces else current
     if data.closer not in before.seats_in:
-        raise ScoreError("closer_out", "closer")
+        raise ServiceError("closer_out", "closer")
     hand = Hand(
         number=replaces.number if replaces else current.next_number,
         mode=data.mode,
@@ -349,7 +323,7 @@ def store_hand(
         _score_cards(hand, before, data)
     else:
         _score_points(hand, before, data)
-    claim_version(table, version)
+    claim(table, version)
     table.hands.append(hand)
     try:
         db.session.flush()
@@ -368,7 +342,7 @@ def _score_cards(hand: Hand, before: Standing, data: HandInput) -> None:
     """The engine settles the hand from everybody's cards: one entry row per player still in."""
     result = settle(before, data)
     if not result.legal:
-        raise ScoreError("cannot_close", "closer", name=before.table.names[data.closer], why=result.verdict.why)
+        raise ServiceError("cannot_close", "closer", name=before.table.names[data.closer], why=result.verdict.why)
     hand.discard = str(result.discard) if result.discard is not None else None
     hand.chinchon = result.chinchon
     hand.wins_match = result.wins_match
@@ -404,7 +378,7 @@ def _replay_after_edit(table: GameTable) -> None:
         _void_broken_reentries(table)
         standing(table)
     except MatchError as error:
-        raise ScoreError("later_hand", "closer", reason=error.message) from None
+        raise ServiceError("later_hand", "closer", reason=error.message) from None
 
 
 def standing_before(table: GameTable, hand: Hand) -> Standing:
@@ -416,24 +390,33 @@ def _void_broken_reentries(table: GameTable) -> list[Reentry]:
     """After an edit, re-entries the rules no longer allow are undone (kept in history)."""
     voided = []
     state = MatchState.start(table.names, table.rules)
-    for source, event in events_of(table, table.active_hands(), table.active_reentries()):
+    names = table.names
+    reentries = table.active_reentries()
+    for source, event in events_of(table, table.active_hands(), reentries):
         if isinstance(source, Reentry) and not state.can_reentry(event["reentry"]):
             source.undone_at = now()
             voided.append(source)
             continue
         state.apply(event)
+        if isinstance(source, Hand) and "hand" in event:
+            for r in reentries:  # a "no" stands only for a player who may still buy back in then
+                if r.declined and r.after_hand == source.number and not state.can_reentry(names[r.seat]):
+                    r.undone_at = now()
+                    voided.append(r)
     return voided
 
 
-def reenter(table: GameTable, version: int | None, submission: str, seat: int) -> Reentry:
-    """Buy a player back in (inside :func:`transaction`)."""
+def reenter(table: GameTable, version: int | None, submission: str, seat: int, *, declined: bool = False) -> Reentry:
+    """Buy a player back in, or (``declined``) record that they said no."""
     check_new_submission(Reentry, table, submission)
     current = standing(table)
     if not 0 <= seat < len(table.players):
-        raise ScoreError("unknown_player", "seat")
+        raise ServiceError("unknown_player", "seat")
     current.state.verify_reentry(table.names[seat])
-    claim_version(table, version)
-    entry = Reentry(after_hand=current.last_number, seat=seat, submission=submission)
+    if seat in current.declined:
+        raise ServiceError("reentry_decided", "seat", name=table.names[seat])
+    claim(table, version)
+    entry = Reentry(after_hand=current.last_number, seat=seat, submission=submission, declined=declined)
     table.reentries.append(entry)
     return entry
 
@@ -444,13 +427,13 @@ def undo_last(table: GameTable, version: int | None) -> str:
     last_reentries = [r for r in table.active_reentries() if r.after_hand == current.last_number]
     hands = table.active_hands()
     if not last_reentries and not hands:
-        raise ScoreError("nothing_to_undo", "undo")
-    claim_version(table, version)
+        raise ServiceError("nothing_to_undo", "undo")
+    claim(table, version)
     stamp = now()
     if last_reentries:
         undone = max(last_reentries, key=lambda r: r.id)
         undone.undone_at = stamp
-        what = "reentry"
+        what = "declined" if undone.declined else "reentry"
     else:
         hands[-1].undone_at = stamp
         what = "hand"
@@ -473,17 +456,17 @@ def restore_hand(table: GameTable, version: int | None, number: int | None) -> H
     """Bring back the hand undone last (inside :func:`transaction`, version-checked).
 
     Raises :class:`StaleError` when the table changed since the page was
-    shown, :class:`ScoreError` when that hand cannot come back.
+    shown, :class:`ServiceError` when that hand cannot come back.
     """
     hand = restorable_hand(table)
     if hand is None or hand.number != number:
-        raise ScoreError("not_restorable", "restore")
-    claim_version(table, version)
+        raise ServiceError("not_restorable", "restore")
+    claim(table, version)
     hand.undone_at = None
     try:
         standing(table)  # the match must replay with it, as it did before the undo
     except MatchError:
-        raise ScoreError("not_restorable", "restore") from None
+        raise ServiceError("not_restorable", "restore") from None
     return hand
 
 

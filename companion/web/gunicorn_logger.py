@@ -1,4 +1,4 @@
-"""gunicorn's access log without secret links: ``--logger-class companion.gunicorn_logger.RedactingLogger``.
+"""gunicorn's access log without secret links: ``--logger-class companion.web.gunicorn_logger.RedactingLogger``.
 
 Table and seat links carry their secret in the URL; the access log shows a
 short hash of each instead (the same one the app's own log lines use).

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
-from .rules.names import name_key
+from ..rules.names import name_key
 
 CENT = Decimal("0.01")
 #: Up to this many people with a balance the fewest payments are found

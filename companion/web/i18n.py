@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
 
-from .rules import DECKS, JOKER, Card
+from ..rules import DECKS, JOKER, Card
 
 LANGUAGES = {
     "es": "Español (España)",
@@ -92,6 +92,9 @@ class RegionalBabel(Babel):
     @functools.cached_property
     def domain_instance(self):
         return FallbackDomain(domain=self.domain)
+
+
+babel = RegionalBabel()  # regional variants (es_AR) fall back to their base language
 
 
 def money(amount) -> str:

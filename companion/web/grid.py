@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .rules import JOKER, Card, ChinchonError, Rules, parse_card
+from ..rules import JOKER, Card, ChinchonError, Rules, parse_card
 
 
 @dataclass

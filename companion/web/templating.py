@@ -11,9 +11,9 @@ from flask import Flask, current_app, render_template, request
 from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 
+from ..rules import parse_card
 from .i18n import LANGUAGES, card_label, card_name, money, possessive, preset_name, suit_name
 from .messages import error_text, reason_text, refusal_text
-from .rules import parse_card
 
 #: A year: a static URL carries its file's hash, so its content never changes.
 IMMUTABLE = "public, max-age=31536000, immutable"

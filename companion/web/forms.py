@@ -18,13 +18,13 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
+from ..rules import DECKS, PRESETS, ChinchonError, Rules, get_rules
+from ..rules.match import verify_players
+from ..rules.names import normalize_name
+from ..rules.variants import AUTO, OPTIONS, TWO_DECKS, CloseRule, Layoffs
+from ..services.unit import ServiceError
 from .i18n import preset_name
 from .messages import FormError, error_text
-from .rules import DECKS, PRESETS, ChinchonError, Rules, get_rules
-from .rules.match import verify_players
-from .rules.names import normalize_name
-from .rules.variants import AUTO, OPTIONS, TWO_DECKS, CloseRule, Layoffs
-from .scoreboard import ScoreError
 
 MAX_PLAYERS = 8
 MAX_TARGET = OPTIONS["target"].high
@@ -120,7 +120,7 @@ class BoundedInteger(IntegerField):
 
 
 class TableForm(FlaskForm):
-    #: A group link: the match counts for that group (see companion/group_service.py).
+    #: A group link: the match counts for that group (see companion/services/groups.py).
     group = HiddenField()
     group_name: str | None = None
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
@@ -224,5 +224,5 @@ def table_problem(form: TableForm, names: list[str]) -> FormError | None:
     except ChinchonError as error:
         return FormError.of(error)
     if int(form.first_dealer.data) >= len(names):
-        return FormError("first_dealer", error_text(ScoreError("first_dealer")))
+        return FormError("first_dealer", error_text(ServiceError("first_dealer")))
     return None

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from .rules import ChinchonError
-from .rules.close import Reason
+from ..rules import ChinchonError
+from ..rules.close import Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +167,7 @@ def _match_text(key: str | None, p: dict) -> str | None:
 
 
 def _score_text(key: str | None, p: dict) -> str | None:
-    """A scoreboard write refused (see companion/scoreboard.py)."""
+    """A scoreboard write refused (see companion/services/scoreboard.py)."""
     match key:
         case "match_over":
             return _("The match is over; start a rematch to play on.")
@@ -202,6 +202,20 @@ def _score_text(key: str | None, p: dict) -> str | None:
             return _("Unknown player.")
         case "first_dealer":
             return _("The first dealer must be one of the players.")
+        case "no_person":
+            return _("At least one player must be a person.")
+        case "match_on":
+            return _("The match is still going on.")
+        case "reentry_pending":
+            names = p["names"]
+            return ngettext(
+                "First decide whether %(names)s buys back in.",
+                "First decide whether %(names)s buy back in.",
+                len(names),
+                names=", ".join(names),
+            )
+        case "reentry_decided":
+            return _("%(name)s has already said no to buying back in.", name=p["name"])
     return None
 
 

@@ -7,20 +7,19 @@ group (``prefill`` and ``join``): a module, not a view.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
-from flask import abort, request
 from sqlalchemy import or_, select
 
-from .extensions import db
+from ..extensions import db
+from ..models import GameTable, Group, GroupMember, Payment, Season, now
+from ..rules.names import name_key, normalize_name
 from .ledger import fewest_payments, from_cents, split_pot, to_cents
-from .models import GameTable, Group, GroupMember, Payment, Season, now
-from .rules.names import name_key, normalize_name
 from .scoreboard import Standing, standing
+from .unit import new_token
 
 #: Roles from least to most: each link allows what the ones before it do.
 ROLES = ("watch", "member", "owner")
@@ -29,10 +28,6 @@ MAX_MEMBERS = 24
 
 def rank(role: str | None) -> int:
     return ROLES.index(role) + 1 if role in ROLES else 0
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(16)  # 128 bits
 
 
 # -- links ------------------------------------------------------------------------------
@@ -90,7 +85,7 @@ def create_group(*, name: str, members: Sequence[str], preset: str, overrides: d
     ]
     group.seasons = [Season(number=1, started_at=group.created_at or now())]
     db.session.add(group)
-    db.session.commit()
+    db.session.flush()
     return group
 
 
@@ -102,7 +97,6 @@ def start_season(group: Group) -> Season:
     season = Season(number=group.current_season.number + 1, started_at=now())
     group.seasons.append(season)
     touch(group)
-    db.session.commit()
     return season
 
 
@@ -110,7 +104,6 @@ def add_table(group: Group, table: GameTable) -> None:
     """A match belongs to at most one group: joining another is refused by the caller."""
     table.group_id = group.id
     touch(group)
-    db.session.commit()
 
 
 # -- a match as the group sees it ---------------------------------------------------------
@@ -303,54 +296,10 @@ def record_payment(group: Group, payer: str, payee: str, cents: int, submission:
     payment = Payment(payer=payer, payee=payee, cents=cents, submission=submission)
     group.payments.append(payment)
     touch(group)
-    db.session.commit()
     return payment
 
 
 # -- tables started in a group -----------------------------------------------------------------
-def group_for_form(form) -> Group | None:
-    """The group a new-table form starts its match in (``?group=<link>`` or
-    the form's hidden ``group`` field); on a first GET the form is filled with
-    the members and the group's usual rules.  A read-only link may not start
-    matches (403); an unknown one is a 404."""
-    token = form.group.data if request.method == "POST" else request.args.get("group")
-    if not token:
-        return None
-    found = find(token)
-    if found is None:
-        abort(404)
-    group, role = found
-    if rank(role) < rank("member"):
-        abort(403)
-    form.group_name = group.name
-    if request.method == "GET":
-        form.group.data = token
-        prefill(form, group)
-    return group
-
-
-def prefill(form, group: Group) -> None:
-    """The members as players and the group's usual rules and stake."""
-    for entry, name in zip(form.players, group.names, strict=False):
-        entry.data = name
-    rules = group.rules
-    form.preset.data = group.preset
-    form.target.data = rules.target
-    options = group.overrides
-    if "stake" in options and rules.stake:
-        form.stake.data = rules.stake
-        form.stake.raw_data = [str(rules.stake)]
-    if options.get("jokers"):
-        form.jokers.data = str(options["jokers"])
-    if "reentries" in options:
-        value = options["reentries"]
-        form.reentries.data = "unlimited" if value is None else str(value)
-    if options.get("deck"):
-        form.deck.data = options["deck"]
-    if options.get("wild_cards") == ["1o"]:
-        form.wild_ace.data = True
-
-
 def join(table: GameTable, group: Group | None) -> None:
     if group is not None:
         add_table(group, table)

@@ -1,20 +1,17 @@
 """Moving tables in and out: JSON export/import (lossless) and purging idle tables.
 
-Exposed as ``flask export``, ``flask import`` and ``flask purge``.
+Exposed as ``flask export``, ``flask import`` and ``flask purge`` (companion/commands.py).
 """
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 from typing import Any
 
-import click
-from flask import Flask
 from sqlalchemy import select
 
-from .extensions import db
-from .models import Deal, Entry, GameTable, Group, GroupMember, Hand, Payment, Player, Reentry, Season, now
+from ..extensions import db
+from ..models import Deal, Entry, GameTable, Group, GroupMember, Hand, Payment, Player, Reentry, Season, now
 
 FORMAT = 1
 _TABLE_FIELDS = (
@@ -90,6 +87,7 @@ def export_table(table: GameTable) -> dict[str, Any]:
                 "after_hand": r.after_hand,
                 "seat": r.seat,
                 "submission": r.submission,
+                "declined": r.declined,
                 "created_at": _time(r.created_at),
                 "undone_at": _time(r.undone_at),
             }
@@ -127,6 +125,7 @@ def import_table(data: dict[str, Any]) -> GameTable:
             after_hand=r["after_hand"],
             seat=r["seat"],
             submission=r["submission"],
+            declined=r.get("declined", False),
             created_at=_parse_time(r["created_at"]),
             undone_at=_parse_time(r["undone_at"]),
         )
@@ -264,47 +263,3 @@ def purge(older_than: timedelta, dry_run: bool = False) -> int:
 def idle_groups(older_than: timedelta) -> int:
     cutoff = now() - older_than
     return sum(1 for g in db.session.scalars(select(Group)) if last_activity(g) < cutoff)
-
-
-def init_app(app: Flask) -> None:
-    @app.cli.command("export")
-    @click.argument("tokens", nargs=-1)
-    @click.option(
-        "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="file to write (default: stdout)"
-    )
-    def export_command(tokens: tuple[str, ...], output) -> None:
-        """Export tables and groups (all, or those whose player, member or owner link is given) as JSON."""
-        query = select(GameTable).order_by(GameTable.id)
-        groups = select(Group).order_by(Group.id)
-        if tokens:
-            query = query.where(GameTable.player_token.in_(tokens) | GameTable.owner_token.in_(tokens))
-            groups = groups.where(Group.owner_token.in_(tokens) | Group.member_token.in_(tokens))
-        bundle = export_bundle(list(db.session.scalars(groups)), list(db.session.scalars(query)))
-        json.dump(bundle, output, ensure_ascii=False, indent=1)
-        output.write("\n")
-
-    @app.cli.command("import")
-    @click.argument("source", type=click.File("r", encoding="utf-8"))
-    def import_command(source) -> None:
-        """Import tables exported with `flask export`; tables already here are skipped."""
-        data = json.load(source)
-        if data.get("format") != FORMAT:
-            raise click.ClickException(f"unknown export format {data.get('format')!r}")
-        added, skipped, groups_added, groups_skipped = import_bundle(data)
-        db.session.commit()
-        click.echo(f"imported {added} table(s), skipped {skipped} already present")
-        if data.get("groups"):
-            click.echo(f"imported {groups_added} group(s), skipped {groups_skipped} already present")
-
-    @app.cli.command("purge")
-    @click.option("--days", type=click.IntRange(min=1), required=True, help="remove tables idle for longer than this")
-    @click.option("--dry-run", is_flag=True, help="only count them")
-    def purge_command(days: int, dry_run: bool) -> None:
-        """Remove tables nobody has touched for DAYS days."""
-        groups = idle_groups(timedelta(days=days))
-        count = purge(timedelta(days=days), dry_run)
-        click.echo(f"{'would remove' if dry_run else 'removed'} {count} table(s) idle for over {days} days")
-        if groups:
-            click.echo(
-                f"{'would remove' if dry_run else 'removed'} {groups} idle group(s); groups with recent play are kept"
-            )

@@ -17,8 +17,8 @@ from flask import abort, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
-from .extensions import db
-from .models import GameTable, Group, Player
+from ..extensions import db
+from ..models import GameTable, Group, Player
 
 #: A form's one-time submission id, as the pages make it (uuid4().hex).  Ids the
 #: server makes itself (``deal-7``) never match, so a form cannot forge one.
@@ -49,6 +49,8 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "play.table": {"GET": _TABLE},
     "play.table_poll": {"GET": _TABLE},
     "play.rematch": {"POST": _WRITE},
+    "play.table_reentry": {"POST": frozenset({OWNER})},
+    "play.seat_reentry": {"POST": frozenset({SEAT})},
     "play.seat_rematch": {"POST": frozenset({SEAT})},
     "play.table_act": {"POST": frozenset({OWNER})},  # the shared phone of a hot-seat game
     "play.seat": {"GET": frozenset({SEAT})},

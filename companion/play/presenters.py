@@ -1,0 +1,154 @@
+"""What one seat's page shows of a digital deal: a view model, never a write."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models import Deal, GameTable
+from ..rules import Card, best_melds
+from ..rules.close import check_close
+from ..rules.game import Close, Discard, Draw, HandGame, Move, Phase, Reshuffle, Void
+from ..services.scoreboard import Standing, next_seat, standing
+
+
+@dataclass(frozen=True)
+class Group:
+    """Cards shown together in a hand: a meld, or one loose card with its points."""
+
+    cards: list[Card]
+    points: int | None  # None for a meld
+
+
+@dataclass(frozen=True)
+class CloseOption:
+    card: Card
+    score: int
+    wins_match: bool
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player's turn as a sentence: what they drew and how they ended it.
+    ``card`` is None for a card drawn from the stock unseen."""
+
+    who: str
+    source: str | None = None
+    drawn: Card | None = None  # for a reshuffle: the card kept on the pile
+    thrown: Card | None = None
+    closed: bool = False
+    kind: str = "turn"  # or "reshuffle" / "void" / "hint" (asked, not drawn yet)
+    reason: str | None = None
+    hint: bool = False  # the player asked for a hint during this turn
+
+
+def turns_of(moves: Sequence[Move], names: Sequence[str], hints: Sequence[dict] = ()) -> list[Turn]:
+    """The log grouped into turns (draw + discard or close), reshuffles and
+    voids; a turn in which the player asked for a hint says so (a hint is
+    marked with the number of moves logged when it was asked)."""
+    out: list[Turn] = []
+    pending: Turn | None = None
+    start = 0  # where the turn being played began in the log
+
+    def asked(seat: int, upto: int) -> bool:
+        return any(h["seat"] == seat and start <= h["at"] <= upto for h in hints)
+
+    for i, move in enumerate(moves):
+        match move:
+            case Draw():
+                hinted = asked(move.seat, i + 1)
+                pending = Turn(names[move.seat], source=move.source.value, drawn=move.card, hint=hinted)
+                out.append(pending)
+            case Discard() | Close():
+                base = pending if pending is not None and pending.who == names[move.seat] else Turn(names[move.seat])
+                done = Turn(
+                    base.who,
+                    base.source,
+                    base.drawn,
+                    move.card if isinstance(move, Discard) else None,
+                    isinstance(move, Close),
+                    hint=base.hint,
+                )
+                if pending is not None and out and out[-1] is pending:
+                    out[-1] = done
+                else:
+                    out.append(done)
+                pending = None
+                start = i + 1
+            case Reshuffle():
+                out.append(Turn("", kind="reshuffle", drawn=move.kept))
+            case Void():
+                out.append(
+                    Turn(names[move.seat] if move.seat is not None else "", kind="void", reason=move.reason.value)
+                )
+    if pending is None:  # asked before drawing, and not drawn yet
+        seats = dict.fromkeys(h["seat"] for h in hints if h["at"] >= start)
+        out += [Turn(names[seat], kind="hint") for seat in seats]
+    return out
+
+
+def seat_page(
+    table: GameTable, deal: Deal, game: HandGame, engine_seat: int | None, current: Standing | None = None
+) -> dict:
+    """What one seat may see: its own cards (grouped into melds, loose cards
+    with their points), everybody's card counts and totals, the top discard,
+    the stock's size and the moves so far (a card drawn from the stock only
+    for its drawer).  Never another hand or the stock's order."""
+    names = table.names
+    seat_names = [names[s] for s in deal.seats]
+    current = current or standing(table)
+    rules = table.rules
+    view: dict = {
+        "seat": engine_seat,
+        "hand": [],
+        "groups": [],
+        "drawn": None,
+        "closes": [],
+        "players": [
+            {
+                "name": seat_names[i],
+                "cards": len(h) - (1 if i == game.closer else 0),
+                "face_down": i == game.closer,
+                "kind": table.players[deal.seats[i]].kind,
+                "total": current.total(deal.seats[i]),
+                "turn": i == game.turn and game.phase != Phase.OVER,
+                "dealer": i == game.dealer,
+            }
+            for i, h in enumerate(game.hands)
+        ],
+        "top": game.top_discard,
+        "stock": len(game.stock),
+        "turn": game.turn,
+        "turn_name": seat_names[game.turn],
+        "phase": game.phase.value,
+        "first_round": game.first_round,
+        "void": game.void.reason.value if game.void else None,
+        "next_dealer": None,
+        "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or ()),
+        "reshuffles": game.reshuffles,
+        "max_reshuffles": rules.max_reshuffles,
+    }
+    if game.void is not None:
+        seats_in = current.seats_in
+        if seats_in:
+            view["next_dealer"] = names[next_seat(deal.seats[game.dealer], seats_in)]
+    if engine_seat is None:
+        return view
+    hand = list(game.hands[engine_seat])
+    if engine_seat == game.closer and game.closing_discard is not None:
+        hand.remove(game.closing_discard)
+    last = game.log[-1] if game.log else None
+    if isinstance(last, Draw) and last.seat == engine_seat and game.phase == Phase.DISCARD:
+        view["drawn"] = last.card
+    view["hand"] = sorted(hand)
+    arranged = best_melds(hand, rules, copies=rules.copies(len(table.players)))
+    key = rules.card_keys.get
+    view["groups"] = [Group(sorted(m), None) for m in arranged.melds] + [
+        Group([c], rules.value(c)) for c in sorted(arranged.deadwood, key=lambda c: key(c, 0))
+    ]
+    if game.phase == Phase.DISCARD and game.turn == engine_seat:
+        for card in dict.fromkeys(sorted(hand)):
+            verdict = check_close(hand, rules, game.first_round, card, players=game.players)
+            if verdict.legal:
+                view["closes"].append(CloseOption(card, verdict.score, verdict.wins_match))  # type: ignore[arg-type]
+    return view

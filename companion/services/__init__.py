@@ -1,0 +1,6 @@
+"""The match record: the only code that writes, Flask-free.
+
+Every write is one service call inside :func:`companion.services.unit.transaction`
+(submission id, rules, version claim); a refusal is a coded
+:class:`~companion.services.unit.ServiceError` that ``companion/web/messages.py`` words.
+"""

@@ -1,0 +1,351 @@
+"""Digital tables: deals stored in the database, actions checked by the engine,
+computer players moving on the server, finished hands written to the same
+scoreboard as physical tables (``scoreboard.store_hand``).
+
+Computer players move in short bursts: one request plays at most
+``pace.turns`` bot turns and ``pace.seconds`` of bot thinking, and the next
+request (a move, or a phone's poll) carries on.  A deal where only computer
+players are left therefore never ties up a worker, whatever they do.
+
+Every write here runs inside the unit of work (:mod:`.unit`) and claims the
+deal's version (or, for a rematch, the table's); nothing here commits.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+
+from ..bots import BOTS, bot_turn
+from ..bots.advice import Hint, hint
+from ..bots.view import seat_view as bot_view
+from ..extensions import db
+from ..models import Deal, GameTable, Hand, now
+from ..rules import ChinchonError, parse_card
+from ..rules.game import HandGame, Phase, PlayError, Source
+from .scoreboard import HandInput, create_table, next_seat, standing, store_hand
+from .unit import AlreadySaved, ServiceError, StaleError, claim, new_token
+
+BOT_TURNS = 12  # per request; the next request carries on
+BOT_SECONDS = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How the server deals and how long computer players think per request:
+    ``seed`` replays the same deals (tests; seeded per deal, never a
+    process-wide generator), else the operating system's randomness."""
+
+    seed: object = None
+    turns: int = BOT_TURNS
+    seconds: float = BOT_SECONDS
+
+
+DEFAULT_PACE = Pace()
+
+
+def rng(pace: Pace, *salt: object):
+    """The shuffler for one deal or turn."""
+    if pace.seed is None:
+        return random.SystemRandom()
+    return random.Random(":".join(str(x) for x in (pace.seed, *salt)))
+
+
+def create_digital_table(
+    *,
+    name: str,
+    preset: str,
+    overrides: dict,
+    players: Sequence[tuple[str, str]],
+    mode: str,
+    first_dealer: int,
+    suit_style: str,
+    rematch_of: GameTable | None = None,
+    hints: bool = True,
+    pace: Pace = DEFAULT_PACE,
+) -> GameTable:
+    """A digital table and its first deal (computer players move at once)."""
+    if not any(kind == "human" for _, kind in players):
+        raise ServiceError("no_person", "players")
+    if any(kind != "human" and kind not in BOTS for _, kind in players):
+        raise ServiceError("unknown_player", "players")
+    table = create_table(
+        name=name,
+        preset=preset,
+        overrides=overrides,
+        players=[n for n, _ in players],
+        first_dealer=first_dealer,
+        suit_style=suit_style,
+        rematch_of=rematch_of,
+    )
+    table.kind = "digital"
+    table.play_mode = mode
+    table.hints_allowed = hints
+    for player, (_name, kind) in zip(table.players, players, strict=True):
+        player.kind = kind
+        if mode == "devices" and kind == "human":
+            player.seat_token = new_token()
+    db.session.flush()
+    start_deal(table, pace)
+    return table
+
+
+def current_deal(table: GameTable) -> Deal | None:
+    return db.session.scalar(select(Deal).where(Deal.table_id == table.id).order_by(Deal.id.desc()).limit(1))
+
+
+def game_of(table: GameTable, deal: Deal) -> HandGame:
+    return HandGame.from_dict(deal.state, table.rules)
+
+
+def void_deals(table: GameTable) -> list[Deal]:
+    return [d for d in table.deals if d.state.get("void")]
+
+
+def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE) -> Deal:
+    """Deal the next hand among the players still in, then let bots move.
+
+    After a void hand the next dealer in play order deals again; the hand
+    keeps its scoreboard number (nothing was scored).  Refused while the
+    match is over or a player who went out has not yet said whether they
+    buy back in (the decision comes before the next hand)."""
+    current = standing(table)
+    if current.state.finished:
+        raise PlayError("The match is over.", "deal", key="finished")
+    if current.pending_reentries:
+        raise ServiceError("reentry_pending", "deal", names=[table.names[s] for s in current.pending_reentries])
+    seats = current.seats_in
+    last = current_deal(table)
+    dealer_seat = current.next_dealer
+    if last is not None and last.state.get("void"):
+        dealer_seat = next_seat(last.seats[last.state["dealer"]], seats)
+    dealer = seats.index(dealer_seat) if dealer_seat in seats else 0
+    number = current.next_number
+    redeals = db.session.scalar(select(func.count(Deal.id)).where(Deal.table_id == table.id, Deal.number == number))
+    salt = (table.id, number, redeals) if redeals else (table.id, number)
+    game = HandGame.deal(table.rules, len(seats), dealer, rng(pace, *salt), table_players=len(table.players))
+    deal = Deal(table_id=table.id, number=number, seats=seats, state=game.to_dict())
+    db.session.add(deal)
+    db.session.flush()
+    run_bots(table, deal, game, pace=pace)
+    deal.state = game.to_dict()
+    return deal
+
+
+def deal_next(table: GameTable, deal: Deal, version: int, pace: Pace = DEFAULT_PACE) -> Deal:
+    """ "Deal the next hand": claims the finished deal's version like every
+    other action, so several phones pressing at once deal once."""
+    game = game_of(table, deal)
+    if game.phase != Phase.OVER:
+        raise PlayError("This hand is still being played.", "deal", key="playing")
+    if standing(table).state.finished:
+        raise PlayError("The match is over.", "deal", key="finished")
+    claim(deal, version)
+    return start_deal(table, pace)
+
+
+def is_bot(table: GameTable, deal: Deal, engine_seat: int) -> bool:
+    return table.players[deal.seats[engine_seat]].kind != "human"
+
+
+def bots_to_move(table: GameTable, deal: Deal, game: HandGame) -> bool:
+    return game.phase != Phase.OVER and is_bot(table, deal, game.turn)
+
+
+def run_bots(
+    table: GameTable,
+    deal: Deal,
+    game: HandGame,
+    *,
+    pace: Pace = DEFAULT_PACE,
+    turns: int | None = None,
+    seconds: float | None = None,
+) -> int:
+    """Computer players move until a person is to move, the hand ends, or
+    this request's share is used up (``turns`` bot turns, ``seconds`` of
+    thinking; the pace's by default); returns the turns played.  The rest
+    waits for the next request."""
+    turns = pace.turns if turns is None else turns
+    seconds = pace.seconds if seconds is None else seconds
+    deadline = time.monotonic() + seconds
+    played = 0
+    totals: list[int] | None = None
+    while bots_to_move(table, deal, game) and played < turns and (played == 0 or time.monotonic() < deadline):
+        if totals is None:  # the match score, which the expert plays (in the deal's seat order)
+            current = standing(table)
+            totals = [current.total(seat) for seat in deal.seats]
+        bot = BOTS[table.players[deal.seats[game.turn]].kind]()
+        bot_turn(game, bot, rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken), totals=totals)
+        played += 1
+    if game.phase == Phase.OVER:
+        finish(table, deal, game)
+    return played
+
+
+def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
+    """Let computer players carry on (a poll's share of the work); True when
+    something moved.  Two phones polling at once move the bots once."""
+    if deal.state.get("phase") == "over":
+        return False
+    game = game_of(table, deal)
+    if not bots_to_move(table, deal, game):
+        return False
+    try:
+        claim(deal, deal.version)
+    except StaleError:
+        return False
+    run_bots(table, deal, game, pace=pace)
+    deal.state = game.to_dict()
+    deal.updated_at = now()
+    return True
+
+
+def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> None:
+    """A closed hand goes into the scoreboard exactly like a hand entered by
+    hand (the engine's best showing and lay-offs for everybody).  A void hand
+    stores nothing: nobody scores and no event enters the match."""
+    if game.closer is None or deal.hand_id is not None:
+        return
+    db.session.flush()
+    try:
+        hand = store_hand(table, table.version, f"deal-{deal.id}", hand_input(deal, game, choices))
+    except AlreadySaved:
+        return
+    hand.dealer_seat = deal.seats[game.dealer]  # after a void hand the dealer moved on
+    deal.hand_id = hand.id
+
+
+def hand_input(deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> HandInput:
+    cards = {deal.seats[i]: list(h) for i, h in enumerate(game.hands)}
+    data = HandInput(closer=deal.seats[game.closer], mode="cards", cards=cards, first_round=game.first_round)  # type: ignore[index]
+    data.choices = dict(choices or {})
+    return data
+
+
+def choices_of(deal: Deal) -> dict[int, int]:
+    """The arrangements picked so far, by engine seat (from the stored hand)."""
+    hand = db.session.get(Hand, deal.hand_id) if deal.hand_id else None
+    if hand is None:
+        return {}
+    return {deal.seats.index(e.seat): e.choice for e in hand.entries if e.choice and e.seat in deal.seats}
+
+
+def choose_arrangement(
+    table: GameTable, deal: Deal, engine_seat: int, version: int, pick: int, *, allowed: Sequence[int]
+) -> None:
+    """After a close a player may show another arrangement with the same points
+    (the engine's best is pre-selected); the stored hand is replaced, history
+    kept.  ``allowed``: the engine seats this link plays."""
+    game = game_of(table, deal)
+    if game.closer is None or deal.hand_id is None:
+        raise PlayError("Nobody has closed yet.", "close", key="not_closed")
+    if engine_seat not in allowed or not 0 <= engine_seat < game.players or is_bot(table, deal, engine_seat):
+        raise PlayError("That seat is not yours to play.", "seat", key="seat")
+    choices = choices_of(deal)
+    result = game.settle(choices)
+    if not 0 <= pick < result.results[engine_seat].alternatives:  # type: ignore[index]
+        raise PlayError("There is no such arrangement.", "pick", key="pick")
+    choices[engine_seat] = pick
+    by_table_seat = {deal.seats[i]: k for i, k in choices.items()}
+    claim(deal, version)
+    old = db.session.get(Hand, deal.hand_id)
+    data = hand_input(deal, game)
+    data.choices = by_table_seat
+    hand = store_hand(table, table.version, f"deal-{deal.id}-v{deal.version}", data, replaces=old)
+    deal.hand_id = hand.id
+
+
+def act(
+    table: GameTable,
+    deal: Deal,
+    engine_seat: int,
+    version: int,
+    action: str,
+    card: str | None = None,
+    pace: Pace = DEFAULT_PACE,
+) -> HandGame:
+    """One person's action, checked against the game's version and the rules.
+
+    The action is tried on the game first (a refused one changes nothing),
+    then the deal's version is claimed, then computer players move."""
+    game = game_of(table, deal)
+    if not 0 <= engine_seat < game.players or is_bot(table, deal, engine_seat):
+        raise PlayError("That seat is not yours to play.", "seat", key="seat")
+    if action in ("stock", "discard_pile"):
+        source = Source.STOCK if action == "stock" else Source.DISCARD
+        game.draw(engine_seat, source, rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken))
+    elif action in ("discard", "close"):
+        try:
+            chosen = parse_card(card or "", table.rules.pack, "card")
+        except ChinchonError:
+            raise PlayError("Choose a card from your hand.", "card", key="no_card") from None
+        if action == "discard":
+            game.discard(engine_seat, chosen)
+        else:
+            game.close(engine_seat, chosen)
+    else:
+        raise PlayError("Unknown action.", "action", key="action")
+    claim(deal, version)
+    if game.phase == Phase.OVER:
+        finish(table, deal, game)
+    else:
+        run_bots(table, deal, game, pace=pace)
+    deal.state = game.to_dict()
+    deal.updated_at = now()
+    return game
+
+
+def ask_hint(table: GameTable, deal: Deal, engine_seat: int, version: int) -> None:
+    """A person asks for a hint at their turn: written into the deal (every
+    phone's moves show it) before anything is shown.  Asking again at the
+    same point of the hand writes nothing more."""
+    if not table.hints_allowed:
+        raise PlayError("Hints are turned off at this table.", "hint", key="hints_off")
+    game = game_of(table, deal)
+    if not 0 <= engine_seat < game.players or is_bot(table, deal, engine_seat):
+        raise PlayError("That seat is not yours to play.", "seat", key="seat")
+    if game.phase == Phase.OVER:
+        raise PlayError("This hand is over.", "phase", key="over")
+    if game.turn != engine_seat:
+        raise PlayError("It is not your turn.", "turn", key="turn")
+    if hint_asked(deal, game, engine_seat):
+        return
+    claim(deal, version)
+    deal.hints = [*(deal.hints or []), _hint_mark(game, engine_seat)]
+    deal.updated_at = now()
+
+
+def hint_asked(deal: Deal, game: HandGame, engine_seat: int) -> bool:
+    return _hint_mark(game, engine_seat) in (deal.hints or [])
+
+
+def _hint_mark(game: HandGame, engine_seat: int) -> dict:
+    """Who asked, and when: the number of moves in the hand's log so far."""
+    return {"seat": engine_seat, "at": len(game.log), "phase": game.phase.value}
+
+
+def hint_for(table: GameTable, deal: Deal, game: HandGame, engine_seat: int | None) -> Hint | None:
+    """The hint asked by ``engine_seat`` at this very point of the hand, if
+    any: the advisor's odds from that seat's view alone (never the game),
+    with a seed fixed per position so every reload shows the same figures."""
+    if engine_seat is None or game.phase == Phase.OVER or game.turn != engine_seat:
+        return None
+    if not hint_asked(deal, game, engine_seat):
+        return None
+    view = bot_view(game, engine_seat)
+    return hint(view, seed=deal.id * 1000 + len(game.log))
+
+
+def hints_by_number(table: GameTable) -> dict[int, list[tuple[str, int]]]:
+    """Per hand number: who asked for hints, and how many (for the history)."""
+    out: dict[int, dict[str, int]] = {}
+    for deal in table.deals:
+        for asked in deal.hints or []:
+            name = table.names[deal.seats[asked["seat"]]]
+            per = out.setdefault(deal.number, {})
+            per[name] = per.get(name, 0) + 1
+    return {n: list(per.items()) for n, per in out.items()}

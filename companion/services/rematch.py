@@ -1,0 +1,66 @@
+"""A rematch: the same players, rules, stake and group, the dealer moved on by one.
+
+One function serves physical tables, digital games and the tables of a
+group.  It claims the finished table's version, so two taps (or two phones)
+make one rematch: every later call answers the one already made.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import GameTable, Group
+from .groups import touch
+from .play import DEFAULT_PACE, Pace, create_digital_table
+from .scoreboard import create_table, standing
+from .unit import ServiceError, StaleError, claim
+
+
+def the_rematch(table: GameTable) -> GameTable | None:
+    """The rematch already made of ``table``, if any."""
+    return db.session.scalar(select(GameTable).where(GameTable.rematch_of_id == table.id).order_by(GameTable.id))
+
+
+def rematch(table: GameTable, version: int | None, *, pace: Pace = DEFAULT_PACE) -> GameTable:
+    """The rematch of a finished match, made once.
+
+    Raises :class:`ServiceError` (``match_on``) while the match is still
+    going on and :class:`StaleError` when another write came first and made
+    no rematch (the caller shows the table as it is now)."""
+    made = the_rematch(table)
+    if made is not None:
+        return made
+    if not standing(table).state.finished:
+        raise ServiceError("match_on", "rematch")
+    try:
+        claim(table, version)
+    except StaleError:
+        made = the_rematch(table)  # the other tap's rematch, committed meanwhile
+        if made is not None:
+            return made
+        raise
+    common = dict(
+        name=table.name,
+        preset=table.preset,
+        overrides=dict(table.overrides),
+        first_dealer=(table.first_dealer + 1) % len(table.players),
+        suit_style=table.suit_style,
+        rematch_of=table,
+    )
+    if table.kind == "digital":
+        new = create_digital_table(
+            **common,
+            players=[(p.name, p.kind) for p in table.players],
+            mode=table.play_mode or "hotseat",
+            hints=table.hints_allowed,
+            pace=pace,
+        )
+    else:
+        new = create_table(**common, players=table.names)
+    if table.group_id is not None:
+        new.group_id = table.group_id
+        group = db.session.get(Group, table.group_id)
+        if group is not None:
+            touch(group)
+    return new

@@ -1,0 +1,88 @@
+"""One unit of work for every write.
+
+A write is one call to a service inside :func:`transaction`: it checks the
+form's one-time submission id (a replayed form stores nothing twice), checks
+the rules, claims the row's next version (a stale form loses: :func:`claim`)
+and builds its rows.  It is committed whole, or rolled back whole on any
+error, so a refused write changes nothing.  Services never commit.
+
+Refusals are :class:`ServiceError` codes with parameters;
+``companion/web/messages.py`` alone words them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import select, update
+
+from ..extensions import db
+from ..models import GameTable, now
+from ..rules import ChinchonError
+
+
+class StaleError(Exception):
+    """Somebody else wrote since this form was shown."""
+
+
+class AlreadySaved(Exception):
+    """This exact form was already stored (a retry or a double tap)."""
+
+
+class ServiceError(ChinchonError):
+    """A write the record does not allow; ``params["key"]`` says which."""
+
+    code = "score"
+
+    def __init__(self, key: str, field: str = "", **params: object) -> None:
+        super().__init__(f"Refused: {key}.", field, key=key, **params)
+
+    def at(self, field: str) -> ServiceError:
+        params = {k: v for k, v in self.params.items() if k != "key"}
+        return ServiceError(self.params["key"], field, **params)
+
+
+@contextmanager
+def transaction() -> Iterator[None]:
+    """One write: committed whole, or rolled back whole on any error."""
+    try:
+        yield
+    except BaseException:
+        db.session.rollback()
+        raise
+    db.session.commit()
+
+
+def claim(row, seen_version: int | None) -> None:
+    """The optimistic lock: take ``row``'s next version (a table or a deal)
+    in one conditional UPDATE, or :class:`StaleError` if another write came
+    first.  Two phones (or two workers) racing cannot both win."""
+    if seen_version is None or not 0 < seen_version < 2**31:
+        raise StaleError  # not a version this row ever had (a forged or garbled form)
+    model = type(row)
+    values: dict = {"version": model.version + 1}
+    if model is GameTable:
+        values["updated_at"] = now()
+    result = db.session.execute(
+        update(model)
+        .where(model.id == row.id, model.version == seen_version)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        raise StaleError
+    db.session.refresh(row, list(values))
+
+
+def check_new_submission(model, table: GameTable, submission: str) -> None:
+    """A submission id is stored once per table; seeing it again means a replayed form."""
+    seen = select(model.id).where(model.table_id == table.id, model.submission == submission)
+    if table.id is not None and db.session.scalar(seen) is not None:
+        raise AlreadySaved
+
+
+def new_token() -> str:
+    """A secret link: 128 random bits."""
+    return secrets.token_urlsafe(16)
