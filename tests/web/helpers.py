@@ -62,7 +62,9 @@ def decide_reentry(client, token: str, seat: int, *, buy: bool = True, expect: i
 def rematch(client, token: str):
     """Press "Rematch" on the finished scoreboard (its form, with the table's version)."""
     html = client.get(f"/t/{token}").get_data(as_text=True)
-    version = re.search(r'action="/t/[^"]+/rematch">\s*<input[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', html)
+    version = re.search(
+        r'action="/t/[^"]+/rematch">\s*<input[^>]*>\s*<input type="hidden" name="version" value="(\d+)"', html
+    )
     data = {"csrf_token": field(html, "csrf_token"), "version": version.group(1) if version else ""}
     return client.post(f"/t/{token}/rematch", data=data)
 

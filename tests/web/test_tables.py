@@ -7,7 +7,7 @@ import re
 import pytest
 
 from companion.extensions import db
-from companion.models import Entry, GameTable, Hand, Reentry
+from companion.models import Entry, Hand, Reentry
 
 from .helpers import (
     GERMAN,
@@ -15,7 +15,6 @@ from .helpers import (
     csrf,
     enter_cards,
     enter_points,
-    field,
     hand_count,
     hand_form,
     rematch,
@@ -295,33 +294,6 @@ def test_chinchon_wins_the_match_and_rematch(client, app):
     new = response.headers["Location"].rsplit("/", 1)[1]
     assert new != token and totals(client, new) == [0, 0, 0]
     assert table_of(app, new).first_dealer == 1
-
-
-def test_two_taps_on_rematch_make_one_table(client, app):
-    """Found by hand (#22): two taps on "Rematch with the same players" made two tables.
-    The second tap, with the page's now stale version, leads to the first tap's rematch."""
-    token = create_table(client, ["Ana", "Ben"])
-    enter_points(client, token, 1, {0: 60, 1: -10})
-    enter_points(client, token, 1, {0: 60, 1: -10})
-    html = client.get(f"/t/{token}").get_data(as_text=True)
-    form = {"csrf_token": field(html, "csrf_token"), "version": str(table_of(app, token).version)}
-    first = client.post(f"/t/{token}/rematch", data=form)
-    second = client.post(f"/t/{token}/rematch", data=form)
-    assert first.status_code == second.status_code == 303
-    assert first.headers["Location"] == second.headers["Location"]
-    with app.app_context():
-        assert db.session.query(GameTable).count() == 2
-
-
-def test_rematch_is_refused_while_the_match_goes_on(client, app):
-    token = create_table(client, ["Ana", "Ben"])
-    enter_points(client, token, 1, {0: 20, 1: -10})
-    html = client.get(f"/t/{token}").get_data(as_text=True)
-    data = {"csrf_token": field(html, "csrf_token"), "version": str(table_of(app, token).version)}
-    response = client.post(f"/t/{token}/rematch", data=data, follow_redirects=True)
-    assert "The match is still going on." in response.get_data(as_text=True)
-    with app.app_context():
-        assert db.session.query(GameTable).count() == 1
 
 
 def test_undo_keeps_history(client, app):

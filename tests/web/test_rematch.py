@@ -1,0 +1,35 @@
+"""One rematch for physical tables, digital games and groups (#22)."""
+
+from __future__ import annotations
+
+from companion.extensions import db
+from companion.models import GameTable
+
+from .helpers import create_table, enter_points, field, table_of
+
+
+def test_two_taps_on_rematch_make_one_table(client, app):
+    """Found by hand (#22): two taps on "Rematch with the same players" made two tables.
+    The second tap, with the page's now stale version, leads to the first tap's rematch."""
+    token = create_table(client, ["Ana", "Ben"])
+    enter_points(client, token, 1, {0: 60, 1: -10})
+    enter_points(client, token, 1, {0: 60, 1: -10})
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    form = {"csrf_token": field(html, "csrf_token"), "version": str(table_of(app, token).version)}
+    first = client.post(f"/t/{token}/rematch", data=form)
+    second = client.post(f"/t/{token}/rematch", data=form)
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    with app.app_context():
+        assert db.session.query(GameTable).count() == 2
+
+
+def test_rematch_is_refused_while_the_match_goes_on(client, app):
+    token = create_table(client, ["Ana", "Ben"])
+    enter_points(client, token, 1, {0: 20, 1: -10})
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    data = {"csrf_token": field(html, "csrf_token"), "version": str(table_of(app, token).version)}
+    response = client.post(f"/t/{token}/rematch", data=data, follow_redirects=True)
+    assert "The match is still going on." in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(GameTable).count() == 1
