@@ -263,6 +263,9 @@ class GroupMember(db.Model):
     #: As shown (``names.normalize_name``) and as compared (``names.name_key``).
     name: Mapped[str] = mapped_column(String(40))
     key: Mapped[str] = mapped_column(String(80))
+    #: The member's earlier names (a rename keeps the row, the old name comes
+    #: here): tables and payments under any of them count for this member.
+    aliases: Mapped[list[str]] = mapped_column(JSON, default=list, server_default="[]")
 
     group: Mapped[Group] = relationship(back_populates="members")
 
@@ -296,5 +299,13 @@ class Payment(db.Model):
     #: The form's one-time id: a replayed submission records nothing twice.
     submission: Mapped[str] = mapped_column(String(40), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    #: The link level that recorded it ("owner" or "player", the member link).
+    recorded_by: Mapped[str] = mapped_column(String(10), default="owner", server_default="owner")
+    #: Set when the payment was undone: it stays in the history, out of the ledger.
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)
 
     group: Mapped[Group] = relationship(back_populates="payments")
+
+    @property
+    def active(self) -> bool:
+        return self.undone_at is None

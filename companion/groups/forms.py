@@ -1,19 +1,65 @@
-"""The group form: name, members and the group's usual rules."""
+"""The group forms: name, members and the group's usual rules; in the
+settings, one field per member (renaming keeps the member) and a box for new ones."""
 
 from __future__ import annotations
+
+import unicodedata
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DecimalField, IntegerField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms import (
+    DecimalField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from ..models import Group
 from ..rules import ChinchonError, get_rules
-from ..services.groups import MAX_MEMBERS, clean_members
+from ..rules.names import normalize_name
+from ..services.groups import CURRENCIES, MAX_MEMBERS, verify_members
 from ..web.forms import PRESET_CHOICES
 from ..web.messages import error_text
 
-CURRENCIES = ("EUR", "USD", "GBP", "SEK", "CHF", "ARS", "MXN", "UYU")
+#: What separates two names in the members box: a line break (any that
+#: ``str.splitlines`` knows) or a comma (ASCII, full-width, ideographic, Arabic).
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+COMMAS = frozenset(",\uff0c\u3001\u060c")
+
+
+def _extends(ch: str) -> bool:
+    """Whether ``ch`` joins the character before it into one grapheme cluster
+    (a combining mark, a joiner, a variation selector, a skin tone)."""
+    return unicodedata.category(ch) in ("Mn", "Me", "Mc") or ch in "\u200c\u200d" or 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
+def split_names(text: str) -> list[str]:
+    """The names typed in a members box, normalised like a table's players:
+    one per line or between commas, never cut inside a grapheme cluster (a
+    comma carrying a combining mark is part of a name), empty ones dropped.
+
+    >>> split_names("Ana, Ben\\nCarla\\n\\n")
+    ['Ana', 'Ben', 'Carla']
+    """
+    names, current = [], []
+    for i, ch in enumerate(text or ""):
+        after = text[i + 1 : i + 2]
+        if ch in LINE_BREAKS or (ch in COMMAS and not (after and _extends(after))):
+            names.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    names.append("".join(current))
+    return [name for name in (normalize_name(n) for n in names) if name]
 
 
 class GroupForm(FlaskForm):
@@ -21,7 +67,7 @@ class GroupForm(FlaskForm):
     members = TextAreaField(
         _l("Members"),
         validators=[InputRequired(), Length(max=2000)],
-        description=_l("One name per line, as they appear at the table."),
+        description=_l("One name per line (or separated by commas), as they appear at the table."),
     )
     preset = RadioField(_l("Usual rules"), choices=PRESET_CHOICES, default="classic", validators=[InputRequired()])
     target = IntegerField(
@@ -36,7 +82,11 @@ class GroupForm(FlaskForm):
     currency = SelectField(_l("Currency"), choices=[SelectChoice(c, c) for c in CURRENCIES], default="EUR")
 
     def member_names(self) -> list[str]:
-        return clean_members((self.members.data or "").splitlines())
+        return split_names(self.members.data or "")
+
+    def all_names(self) -> list[str]:
+        """Every member the form would leave, in order."""
+        return self.member_names()
 
     def overrides(self) -> dict[str, object]:
         options: dict[str, object] = {}
@@ -47,14 +97,12 @@ class GroupForm(FlaskForm):
         return options
 
     def problem(self) -> tuple[str, str] | None:
-        """What is wrong beyond each field on its own: ``(field, message)``."""
-        names = self.member_names()
-        if len(names) < 2:
-            return "members", _("Add at least two members.")
-        if len(names) > MAX_MEMBERS:
-            return "members", _("A group has at most %(count)s members.", count=MAX_MEMBERS)
-        if any(len(n) > 40 for n in names):
-            return "members", _("A name has at most 40 characters.")
+        """What is wrong beyond each field on its own: ``(field, message)``,
+        in the same words as a table's players (the same checks)."""
+        try:
+            verify_members(self.all_names())
+        except ChinchonError as error:
+            return "members", error_text(error)
         if self.stake.data is not None and self.stake.data.as_tuple().exponent < -2:
             return "stake", _("The stake is counted in cents: at most two decimals.")
         try:
@@ -69,7 +117,66 @@ class GroupForm(FlaskForm):
         found = self.problem()
         if found is None:
             return True
-        field, message = found
+        self.add_error(*found)
+        return False
+
+    def add_error(self, field: str, message: str) -> None:
         target = getattr(self, field, None) or self.members
         target.errors = [*list(target.errors), message]
-        return False
+
+
+class MemberRow(Form):
+    """One member in the settings: the row's id and the name as typed."""
+
+    id = HiddenField()
+    name = StringField(validators=[Length(max=200)])
+
+
+class GroupSettingsForm(GroupForm):
+    """The settings: each member keeps a field of their own (change it to
+    rename, clear it to remove); new members go in the box."""
+
+    current = FieldList(FormField(MemberRow), max_entries=MAX_MEMBERS)
+    members = TextAreaField(
+        _l("New members"),
+        validators=[Optional(), Length(max=2000)],
+        description=_l("One name per line (or separated by commas)."),
+    )
+
+    @classmethod
+    def for_group(cls, group: Group, *, submitted: bool) -> GroupSettingsForm:
+        """The form as posted, or (``submitted`` false) filled from the group."""
+        if submitted:
+            form = cls()
+        else:
+            form = cls(
+                data={
+                    "name": group.name,
+                    "current": [{"id": str(m.id), "name": m.name} for m in group.members],
+                    "preset": group.preset,
+                    "target": group.rules.target,
+                    "stake": group.rules.stake or None,
+                    "currency": group.currency,
+                }
+            )
+        form.group = group
+        return form
+
+    def rows(self) -> list[tuple[object, str]]:
+        """Each member field with the name it had (its label)."""
+        names = {str(m.id): m.name for m in self.group.members}
+        return [(row.form, names.get(row.form.id.data or "", "")) for row in self.current]
+
+    def changes(self) -> list[tuple[int | None, str]]:
+        """The members as the service takes them: ``(id, name)`` for each kept
+        (maybe renamed) member, ``(None, name)`` for each new one."""
+        kept = []
+        for row in self.current:
+            name = normalize_name(row.form.name.data or "")
+            if name:
+                member_id = row.form.id.data or ""
+                kept.append((int(member_id) if member_id.isdigit() else -1, name))
+        return [*kept, *((None, n) for n in self.member_names())]
+
+    def all_names(self) -> list[str]:
+        return [name for _id, name in self.changes()]

@@ -2,6 +2,8 @@
 
 Which link may use which route is in the app's one authorization table
 (``companion.web.access.PERMISSIONS``); one check before each request enforces it.
+Every write is one call to ``companion.services.groups`` inside
+:func:`~companion.services.unit.transaction`.
 """
 
 from __future__ import annotations
@@ -9,45 +11,41 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from decimal import Decimal, InvalidOperation
 
 from flask import Response, abort, flash, g, make_response, redirect, render_template, request, url_for
-from flask_babel import format_currency, format_date, format_decimal, format_percent
+from flask_babel import format_date, format_datetime, format_decimal, format_percent
 from flask_babel import gettext as _
-from sqlalchemy import select
 
-from ..extensions import db
 from ..models import GameTable
 from ..rules import ChinchonError
-from ..rules.names import name_key, normalize_name
+from ..rules.names import name_key
 from ..services.groups import (
+    add_table_by_link,
     create_group,
-    find,
     ledger,
-    link_for,
     matches,
-    rank,
+    payment_cents,
+    payment_names,
+    play_again,
     record_payment,
-    set_members,
+    season_tables,
     standings,
     start_season,
-    touch,
+    undo_payment,
+    update_group,
 )
-from ..services.ledger import from_cents, to_cents
-from ..services.play import create_digital_table
-from ..services.scoreboard import create_table
+from ..services.ledger import from_cents
 from ..services.transfer import export_bundle
-from ..services.unit import transaction
-from ..web.access import OWNER, PLAYER, WATCH, authorize
+from ..services.unit import StaleError, transaction
+from ..web.access import PLAYER, WATCH, Link, authorize, group_link, may_show
 from ..web.cookies import remember_table, set_cookie
-from ..web.messages import error_text
+from ..web.i18n import money
+from ..web.messages import error_text, stale_text
+from ..web.pace import play_pace
 from . import bp
 from .charts import BUCKET_COLOURS, BUCKETS, points_chart, wins_chart
-from .forms import GroupForm
-
-#: The group's roles as its pages name them (a member link has the player level).
-GROUP_ROLE = {OWNER: "owner", PLAYER: "member", WATCH: "watch"}
+from .forms import GroupForm, GroupSettingsForm
 
 GROUPS_COOKIE = "groups"
 
@@ -55,24 +53,25 @@ GROUPS_COOKIE = "groups"
 @bp.before_request
 def check_link():
     """Every route with a link is in the app's one authorization table
-    (``companion.web.access.PERMISSIONS``)."""
+    (``companion.web.access.PERMISSIONS``); a group's roles are its names
+    (owner, player for the member link, watch)."""
     token = (request.view_args or {}).get("token")
     if token is None:
         return None
     link = authorize(token)
     if link.group is None:
         abort(404)
-    g.group, g.role = link.group, GROUP_ROLE[link.role]
+    g.group, g.role = link.group, link.role
     return None
 
 
-def money(cents: int, currency: str) -> str:
-    return format_currency(from_cents(cents), currency)
+def group_money(cents: int, currency: str) -> str:
+    return money(from_cents(cents), currency)
 
 
 @bp.app_context_processor
 def group_helpers() -> dict:
-    return {"group_money": money}
+    return {"group_money": group_money}
 
 
 def remembered_groups() -> list[str]:
@@ -84,23 +83,31 @@ def remember_group(response, token: str):
     return set_cookie(response, GROUPS_COOKIE, ".".join(tokens), days=365)
 
 
+def back_to(token: str, endpoint: str = "groups.page"):
+    return redirect(url_for(endpoint, token=token)), 303
+
+
 # -- creating -------------------------------------------------------------------------------
 @bp.route("/groups/new", methods=["GET", "POST"])
 def new():
     form = GroupForm()
     if request.method == "POST" and form.check():
-        with transaction():
-            group = create_group(
-                name=form.name.data,
-                members=form.member_names(),
-                preset=form.preset.data,
-                overrides=form.overrides(),
-                currency=form.currency.data,
-            )
-        flash(_("Group created. Keep this page's link: it is the owner's."), "ok")
-        response = redirect(url_for("groups.page", token=group.owner_token))
-        return remember_group(response, group.owner_token), 303
-    mine = [f for f in (find(t) for t in remembered_groups()) if f is not None]
+        try:
+            with transaction():
+                group = create_group(
+                    name=form.name.data,
+                    members=form.member_names(),
+                    preset=form.preset.data,
+                    overrides=form.overrides(),
+                    currency=form.currency.data,
+                )
+        except ChinchonError as error:
+            form.add_error(error.field.removeprefix("rules."), error_text(error))
+        else:
+            flash(_("Group created. Keep this page's link: it is the owner's."), "ok")
+            response = redirect(url_for("groups.page", token=group.owner_token))
+            return remember_group(response, group.owner_token), 303
+    mine = [(link.group, t) for link, t in ((group_link(t), t) for t in remembered_groups()) if link is not None]
     status = 400 if request.method == "POST" else 200
     return render_template("groups/new.html", form=form, mine=mine), status
 
@@ -119,6 +126,7 @@ def _season_page(token: str, number: int):
         token=token,
         number=number,
         current=number == group.current_season.number,
+        season_has_matches=bool(season_tables(group, group.current_season.number)),
         lines=lines,
         recent=list(reversed(season_matches))[:10],
         wins=wins_chart(lines, season_matches),
@@ -131,7 +139,7 @@ def _season_page(token: str, number: int):
         format_date=format_date,
     )
     response = make_response(render_template("groups/page.html", **context))
-    if role != "watch":
+    if role != WATCH:
         remember_group(response, token)
     return response
 
@@ -156,7 +164,7 @@ def figures(line) -> list[tuple[str, str, str]]:
 
 def table_link(table: GameTable, role: str) -> str:
     """A match's link no stronger than the group link: read-only for read-only."""
-    token = table.watch_token if role == "watch" else table.player_token
+    token = table.watch_token if role == WATCH else table.player_token
     return url_for("tables.scoreboard", token=token)
 
 
@@ -199,80 +207,51 @@ def matches_csv(token: str):
 
 
 # -- playing in the group -----------------------------------------------------------------------
-#: A table link as pasted: the token after ``/t/``, or the bare token.
-TABLE_LINK = re.compile(r"(?:/t/|^)([A-Za-z0-9_-]{16,40})(?:[/?#]|$)")
-
-
 @bp.post("/g/<token>/tables")
 def add_table(token: str):
-    group = g.group
-    match = TABLE_LINK.search((request.form.get("link") or "").strip())
-    table = None
-    if match:
-        table = db.session.scalar(select(GameTable).where(GameTable.owner_token == match.group(1)))
-    if table is None:
-        flash(_("That is not a table's owner link: only the table's owner can add it to a group."), "error")
-    elif table.group_id == group.id:
-        flash(_("That table already counts for this group."), "ok")
-    elif table.group_id is not None:
-        flash(_("That table already counts for another group; a match belongs to one group only."), "error")
+    try:
+        with transaction():
+            added = add_table_by_link(g.group, request.form.get("link") or "")
+    except ChinchonError as error:
+        flash(error_text(error), "error")
     else:
-        table.group_id = group.id
-        touch(group)
-        db.session.commit()
-        flash(_("The table now counts for this group."), "ok")
-    return redirect(url_for("groups.page", token=token)), 303
+        if added:
+            flash(_("The table now counts for this group."), "ok")
+        else:
+            flash(_("That table already counts for this group."), "ok")
+    return back_to(token)
 
 
 @bp.post("/g/<token>/again")
 def again(token: str):
-    """A new table with last time's players and rules, in this group."""
-    group = g.group
-    last = group.tables[-1] if group.tables else None
-    if last is None:
-        flash(_("No match yet to play again."), "error")
-        return redirect(url_for("groups.page", token=token)), 303
-    options = dict(last.overrides)
-    first_dealer = (last.first_dealer + 1) % len(last.players)
+    """A new table with last time's players and rules, in this group (made once)."""
     try:
-        if last.kind == "digital":
-            table = create_digital_table(
-                name=last.name,
-                preset=last.preset,
-                overrides=options,
-                players=[(p.name, p.kind) for p in last.players],
-                mode=last.play_mode or "hotseat",
-                first_dealer=first_dealer,
-                suit_style=last.suit_style,
-            )
-            target = url_for("play.table", token=table.owner_token)
-        else:
-            table = create_table(
-                name=last.name,
-                preset=last.preset,
-                overrides=options,
-                players=last.names,
-                first_dealer=first_dealer,
-                suit_style=last.suit_style,
-            )
-            target = url_for("tables.scoreboard", token=table.owner_token)
+        with transaction():
+            table = play_again(g.group, request.form.get("table", type=int), pace=play_pace())
+    except StaleError:
+        flash(stale_text(), "error")
+        return back_to(token)
     except ChinchonError as error:
-        db.session.rollback()
         flash(error_text(error), "error")
-        return redirect(url_for("groups.page", token=token)), 303
-    table.group_id = group.id
-    touch(group)
-    db.session.commit()
-    return remember_table(redirect(target), table.owner_token), 303
+        return back_to(token)
+    endpoint = "play.table" if table.kind == "digital" else "tables.scoreboard"
+    return remember_table(redirect(url_for(endpoint, token=table.owner_token)), table.owner_token), 303
 
 
 # -- seasons ----------------------------------------------------------------------------------
 @bp.post("/g/<token>/seasons")
 def new_season(token: str):
-    with transaction():
-        season = start_season(g.group)
+    if request.form.get("confirm") != "season":
+        flash(_("Tick the box to confirm the new season."), "error")
+        return back_to(token)
+    try:
+        with transaction():
+            season = start_season(g.group, request.form.get("season", type=int))
+    except ChinchonError as error:
+        flash(error_text(error), "error")
+        return back_to(token)
     flash(_("Season %(number)s has started; earlier seasons stay readable.", number=season.number), "ok")
-    return redirect(url_for("groups.page", token=token)), 303
+    return back_to(token)
 
 
 # -- money ----------------------------------------------------------------------------------------
@@ -281,96 +260,134 @@ def settle(token: str):
     return _settle_page(token)
 
 
-def _settle_page(token: str, error: tuple[str, str] | None = None, status: int = 200):
+def _settle_page(token: str, error: tuple[str, str] | None = None, status: int = 200, typed: dict | None = None):
     group = g.group
     book = ledger(group, matches(group))
+    names = sorted(book.balances, key=name_key)
+    typed = typed or {}
     return render_template(
         "groups/settle.html",
         group=group,
         role=g.role,
         token=token,
         book=book,
-        names=sorted(book.balances, key=name_key),
+        names=names,
+        history=[payment_line(group, p) for p in reversed(group.payments)],
         amount_value=lambda cents: str(from_cents(cents)),
         error=error,
+        typed={
+            "payer": name_key(typed.get("payer", "")) or name_key(names[0] if names else ""),
+            "payee": name_key(typed.get("payee", "")) or name_key(names[1] if len(names) > 1 else ""),
+            "amount": typed.get("amount", ""),
+        },
+        name_key=name_key,
     ), status
 
 
-def read_amount(raw: str) -> int | None:
-    """Cents from what was typed ("2.50", "2,50"); None when it is no amount."""
+def payment_line(group, payment) -> dict:
+    """One recorded payment as the history shows it."""
+    payer, payee = payment_names(group, payment)
+    recorded = format_datetime(payment.created_at, "short")
+    if payment.recorded_by == PLAYER:
+        by = _("recorded with a member link, %(when)s", when=recorded)
+    else:
+        by = _("recorded with the owner link, %(when)s", when=recorded)
+    return {
+        "id": payment.id,
+        "text": _(
+            "%(payer)s paid %(payee)s %(amount)s",
+            payer=payer,
+            payee=payee,
+            amount=group_money(payment.cents, group.currency),
+        ),
+        "by": by,
+        "undone": _("undone %(when)s", when=format_datetime(payment.undone_at, "short")) if payment.undone_at else "",
+        "payer": payer,
+        "payee": payee,
+    }
+
+
+def read_amount(raw: str) -> Decimal | None:
+    """The amount typed ("2.50", "2,50"); None when it is no number."""
     text = (raw or "").strip().replace(",", ".")
     try:
         value = Decimal(text)
     except InvalidOperation:
         return None
-    if not value.is_finite() or value <= 0 or value > 1_000_000 or value.as_tuple().exponent < -2:
-        return None
-    return to_cents(value)
+    return value if value.is_finite() else None
 
 
 @bp.post("/g/<token>/payments")
 def payment(token: str):
     group = g.group
-    book = ledger(group, matches(group))
-    known = {name_key(n): n for n in book.balances}
-    payer = known.get(name_key(request.form.get("payer", "")))
-    payee = known.get(name_key(request.form.get("payee", "")))
-    cents = read_amount(request.form.get("amount", ""))
-    submission = (request.form.get("submission") or "")[:40]
-    error = None
-    if payer is None:
-        error = ("payer", _("Choose who paid."))
-    elif payee is None or payee == payer:
-        error = ("payee", _("Choose who was paid: somebody other than the payer."))
-    elif cents is None:
-        error = ("amount", _("Type an amount above zero, with at most two decimals."))
-    elif not submission:
-        error = ("amount", _("That request was incomplete; nothing was changed."))
-    if error is not None:
-        return _settle_page(token, error, 400)
-    with transaction():
-        payment = record_payment(group, payer, payee, cents, submission)
+    typed = {k: (request.form.get(k) or "")[:40] for k in ("payer", "payee", "amount")}
+    amount = read_amount(typed["amount"])
+    if amount is None:
+        message = _("Type an amount above zero, with at most two decimals.")
+        return _settle_page(token, ("amount", message), 400, typed)
+    try:
+        with transaction():
+            payment = record_payment(
+                group,
+                typed["payer"],
+                typed["payee"],
+                payment_cents(group, amount),
+                (request.form.get("submission") or "")[:40],
+                recorded_by=g.role,
+            )
+    except ChinchonError as error:
+        return _settle_page(token, (error.field, error_text(error)), 400, typed)
     if payment is None:
         flash(_("That payment was already recorded."), "ok")
     else:
         flash(
             _(
                 "Recorded: %(payer)s paid %(payee)s %(amount)s.",
-                payer=payer,
-                payee=payee,
-                amount=money(cents, group.currency),
+                payer=payment.payer,
+                payee=payment.payee,
+                amount=group_money(payment.cents, group.currency),
             ),
             "ok",
         )
-    return redirect(url_for("groups.settle", token=token)), 303
+    return back_to(token, "groups.settle")
+
+
+@bp.post("/g/<token>/payments/undo", endpoint="undo_payment")
+def undo(token: str):
+    try:
+        with transaction():
+            undone = undo_payment(g.group, request.form.get("payment", type=int))
+    except ChinchonError as error:
+        flash(error_text(error), "error")
+    else:
+        if undone:
+            flash(_("The payment was undone; it stays in the history."), "ok")
+        else:
+            flash(_("That payment was already undone."), "ok")
+    return back_to(token, "groups.settle")
 
 
 # -- the owner: settings, export ------------------------------------------------------------------
 @bp.route("/g/<token>/settings", methods=["GET", "POST"])
 def settings(token: str):
     group = g.group
-    form = GroupForm(
-        data=None
-        if request.method == "POST"
-        else {
-            "name": group.name,
-            "members": "\n".join(group.names),
-            "preset": group.preset,
-            "target": group.rules.target,
-            "stake": group.rules.stake or None,
-            "currency": group.currency,
-        }
-    )
+    form = GroupSettingsForm.for_group(group, submitted=request.method == "POST")
     if request.method == "POST" and form.check():
-        group.name = normalize_name(form.name.data)[:80]
-        set_members(group, form.member_names())
-        group.preset = form.preset.data
-        group.overrides = form.overrides()
-        group.currency = form.currency.data
-        touch(group)
-        db.session.commit()
-        flash(_("Group settings saved."), "ok")
-        return redirect(url_for("groups.page", token=token)), 303
+        try:
+            with transaction():
+                update_group(
+                    group,
+                    name=form.name.data,
+                    members=form.changes(),
+                    preset=form.preset.data,
+                    overrides=form.overrides(),
+                    currency=form.currency.data,
+                )
+        except ChinchonError as error:
+            form.add_error(error.field.removeprefix("rules."), error_text(error))
+        else:
+            flash(_("Group settings saved."), "ok")
+            return back_to(token)
     status = 400 if request.method == "POST" else 200
     return render_template("groups/settings.html", form=form, group=group, token=token), status
 
@@ -387,8 +404,9 @@ def export(token: str):
 
 def share_links(group, role: str) -> list[tuple[str, str]]:
     """The links this role may pass on: its own level and below, never above."""
-    levels = [r for r in ("member", "watch") if rank(r) <= rank(role)]
-    return [(r, url_for("groups.page", token=link_for(group, r), _external=True)) for r in levels]
+    link = Link(None, role, group=group)
+    levels = [r for r in (PLAYER, WATCH) if may_show(role, r)]
+    return [(r, url_for("groups.page", token=link.token_for(r), _external=True)) for r in levels]
 
 
 @bp.app_template_global()

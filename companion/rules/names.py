@@ -21,12 +21,36 @@ import unicodedata
 _INVISIBLE = {"Cf", "Cc", "Cn", "Co", "Cs"}
 
 
+_ZWJ = "\u200d"
+_VS16 = "\ufe0f"
+
+
+def _joins_emoji(text: str, i: int) -> bool:
+    """A zero-width joiner inside an emoji sequence (👩‍👩‍👧‍👦, 🏳️‍🌈) is part of
+    what the name shows; anywhere else it is invisible."""
+    before, after = text[i - 1 : i], text[i + 1 : i + 2]
+    return (
+        bool(before and after)
+        and (unicodedata.category(before) in ("So", "Sk") or before == _VS16)
+        and unicodedata.category(after) == "So"
+    )
+
+
 def normalize_name(raw: str) -> str:
-    """The name to store and show: NFC, invisible characters dropped,
-    whitespace runs made one space, trimmed."""
+    """The name to store and show: NFC, invisible characters dropped (but
+    the joiners of an emoji sequence kept), whitespace runs made one space,
+    trimmed.
+
+    >>> normalize_name("  Ana\u200b  María ")
+    'Ana María'
+    >>> len(normalize_name("\U0001f469\u200d\U0001f467"))  # one family emoji, joiner kept
+    3
+    """
     text = unicodedata.normalize("NFC", raw or "")
     visible = "".join(
-        " " if ch.isspace() else ch for ch in text if unicodedata.category(ch) not in _INVISIBLE or ch.isspace()
+        " " if ch.isspace() else ch
+        for i, ch in enumerate(text)
+        if ch.isspace() or unicodedata.category(ch) not in _INVISIBLE or (ch == _ZWJ and _joins_emoji(text, i))
     )
     return " ".join(visible.split())
 

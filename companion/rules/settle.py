@@ -5,8 +5,11 @@ their hand and then lays off loose cards onto the melds already on the table
 (the closer's, and earlier players' as extended), each staying a valid meld.
 The engine plays every player's best choice: lowest own points; among equal
 points, the choice that leaves the later players the highest total, then the
-most to the next player in turn, and so on.  Lay-offs are searched exactly,
-card by card, so chains (4♦ making room for 3♦) are found.
+most to the next player in turn, and so on.  Every player's points are
+therefore unique; only the melds may differ, and a table may pick another
+arrangement only where it leaves every player's points as they are.
+Lay-offs are searched exactly, card by card, so chains (4♦ making room for
+3♦) are found.
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ class PlayerResult:
     layoffs: tuple[Layoff, ...]
     deadwood: tuple[Card, ...]
     points: int
-    #: How many different choices give this player the same points (≥ 1);
-    #: ``settle_hand(..., choices={player: k})`` picks another one.
+    #: How many different arrangements leave every player's points exactly as
+    #: they are (≥ 1); ``settle_hand(..., choices={player: k})`` picks another
+    #: one, ``k = 0`` being the engine's own.
     alternatives: int = 1
 
 
@@ -192,16 +196,15 @@ class _Settler:
             return self.memo[memo_key]
         player = self.order[k]
         moves = self.moves(player, table)
-        if player in self.choices:
-            pick = moves[min(max(self.choices[player], 0), len(moves) - 1)]
-            later, picks = self.play(k + 1, pick.table)
-        elif len(moves) == 1:
+        if len(moves) == 1:
             pick = moves[0]
             later, picks = self.play(k + 1, pick.table)
+            count = 1
         else:
-            scored = [(m, *self.play(k + 1, m.table)) for m in moves]
-            pick, later, picks = max(scored, key=lambda s: (sum(s[1]), s[1]))
-        result = ((pick.points, *later), ((pick, len(moves)), *picks))
+            same = _equals_of_best([(m, *self.play(k + 1, m.table)) for m in moves])
+            pick, later, picks = same[_pick(self.choices.get(player, 0), len(same))]
+            count = len(same)
+        result = ((pick.points, *later), ((pick, count), *picks))
         self.memo[memo_key] = result
         return result
 
@@ -224,6 +227,21 @@ class _Settler:
             points=choice.points,
             alternatives=alternatives,
         )
+
+
+def _equals_of_best(scored: list[tuple]) -> list[tuple]:
+    """Of ``(move, later points, later moves)`` rows, the engine's pick first
+    (the highest total left to the later players, then the most to the next
+    in turn, and so on), then the other moves that leave every later player
+    exactly the same points: the only alternatives a table may choose, since
+    every player's points are unique (SPEC §5)."""
+    best = max(scored, key=lambda s: (sum(s[1]), s[1]))
+    return [best, *(s for s in scored if s[1] == best[1] and s is not best)]
+
+
+def _pick(choice: int, count: int) -> int:
+    """An alternative's index, clamped to those there are (0 is the engine's pick)."""
+    return min(max(choice, 0), count - 1)
 
 
 def _simpler(a: _Choice, b: _Choice) -> bool:
@@ -278,12 +296,16 @@ def settle_hand(
     for option in top:
         distinct.setdefault(settler.visible(settler.closer_table(option)), option)
     candidates = list(distinct.values())
-    if closer in settler.choices:
-        option = candidates[min(max(settler.choices[closer], 0), len(candidates) - 1)]
+    if len(candidates) == 1:
+        option = candidates[0]
         _, picks = settler.play(0, settler.closer_table(option))
+        count = 1
     else:
         scored = [(o, *settler.play(0, settler.closer_table(o))) for o in candidates]
-        option, _, picks = max(scored, key=lambda s: (sum(s[1]), s[1]))
+        ranked = _equals_of_best(scored)
+        same = [s for s in ranked if s[0].chinchon == ranked[0][0].chinchon]  # a Chinchón stays one
+        option, _, picks = same[_pick(settler.choices.get(closer, 0), len(same))]
+        count = len(same)
     verdict = CloseVerdict(indexed[closer], option, rules, first_round)
     results: list[PlayerResult | None] = [None] * n
     results[closer] = PlayerResult(
@@ -291,7 +313,7 @@ def settle_hand(
         layoffs=(),
         deadwood=verdict.deadwood,
         points=verdict.score,  # type: ignore[arg-type]
-        alternatives=len(candidates),
+        alternatives=count,
     )
     table = settler.closer_table(option)
     for player, (choice, alternatives) in zip(settler.order, picks, strict=True):

@@ -7,7 +7,8 @@ rules, version claim.  Refusals are :class:`ServiceError` codes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import copy
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy.exc import IntegrityError
@@ -77,8 +78,10 @@ def change_settings(table: GameTable, version: int | None, name: str, overrides:
     table.overrides = options
     try:
         standing(table)
+    except HandMisfit as error:
+        raise ServiceError("rules_history", "target", **error.params) from None
     except MatchError as error:
-        raise ServiceError("rules_history", "target", reason=error.message) from None
+        raise ServiceError("rules_history", "target", reason=error) from None
     table.name = normalize_name(name)
     claim(table, version)
 
@@ -97,6 +100,9 @@ class HandRow:
     out_after: list[int]
     reentries: list[int]
     declined: list[int] = field(default_factory=list)
+    #: False for a Chinchón whose points could not count (see
+    #: :func:`hand_events`): the points are kept, the totals are not moved.
+    counted: bool = True
 
 
 @dataclass
@@ -170,59 +176,161 @@ class Standing:
         )
 
 
-def events_of(table: GameTable, hands: Sequence[Hand], reentries: Sequence[Reentry]) -> list[tuple[object, dict]]:
-    """The match as engine events, each with the row it comes from."""
+def hand_events(state: MatchState, names: Sequence[str], hand: Hand) -> list[dict]:
+    """The engine events (SPEC §8) one stored hand adds to the match as it
+    stands: its points, then, for a Chinchón that wins the match, the Chinchón.
+
+    A Chinchón ends the match at once (SPEC §6), so whatever the others'
+    points would have done, the closer wins: where those points already end
+    the match (the closer is the last one in), no event follows them, since an
+    event after the end is refused; where they cannot count at all (a player
+    they name is out since an earlier hand was corrected, or the closer's own
+    score puts them out), the hand enters as the Chinchón alone.
+    """
+    points = {"hand": {names[e.seat]: e.points for e in hand.entries}}
+    if not hand.wins_match:
+        return [points]
+    closer = names[hand.closer_seat]
+    chinchon = {"chinchon": closer}
+    trial = copy.deepcopy(state, {id(state.rules): state.rules})
+    try:
+        trial.apply(points)
+        if trial.finished:
+            return [points] if trial.winners == [closer] else [chinchon]
+        trial.apply(chinchon)
+    except MatchError:
+        return [chinchon]
+    return [points, chinchon]
+
+
+def events_of(
+    table: GameTable, hands: Sequence[Hand], reentries: Sequence[Reentry], state: MatchState
+) -> Iterator[tuple[Hand | Reentry, dict]]:
+    """The match as engine events, each with the row it comes from.  The
+    caller applies each event to ``state`` before asking for the next: a
+    hand's events depend on the match as it stands (:func:`hand_events`)."""
     names = table.names
     by_hand: dict[int, list[Reentry]] = {}
     for r in reentries:
         by_hand.setdefault(r.after_hand, []).append(r)
-    events: list[tuple[object, dict]] = []
     for hand in hands:
-        events.append((hand, {"hand": {names[e.seat]: e.points for e in hand.entries}}))
-        if hand.wins_match:
-            events.append((hand, {"chinchon": names[hand.closer_seat]}))
-        events.extend((r, {"reentry": names[r.seat]}) for r in by_hand.get(hand.number, []) if not r.declined)
-    return events
+        for event in hand_events(state, names, hand):
+            yield hand, event
+        for r in by_hand.get(hand.number, []):
+            if not r.declined:
+                yield r, {"reentry": names[r.seat]}
+
+
+class HandMisfit(MatchError):
+    """A stored hand that no longer replays (after a correction, a restore or
+    new rules): ``params`` name the hand (``number``) and the ``problem``
+    (``out_scores``, ``reentry_lost``, ``missing``, ``after_end`` or ``other``),
+    with the player (``name``) and the re-entry's refusal (``reason``) or the
+    hand that ended the match (``end``) where they apply."""
+
+
+def _misfit(
+    state: MatchState, names: Sequence[str], hand: Hand, lost: Mapping[str, MatchError], end: int | None
+) -> dict[str, object]:
+    """Why ``hand`` does not fit the match as it stands before it (``lost``:
+    the re-entries this replay undid, by player; ``end``: the hand that ended the match)."""
+    params: dict[str, object] = {"number": hand.number}
+    scored = {names[e.seat] for e in hand.entries}
+    if state.finished:
+        return {**params, "problem": "after_end", "end": end}
+    for name in names:
+        if name in state.out and name in scored:
+            if name in lost:
+                return {**params, "problem": "reentry_lost", "name": name, "reason": lost[name]}
+            return {**params, "problem": "out_scores", "name": name}
+    for name in state.still_in:
+        if name not in scored:
+            return {**params, "problem": "missing", "name": name}
+    return {**params, "problem": "other"}
 
 
 def standing(table: GameTable, before: int | None = None) -> Standing:
     """Replay the table's active hands and re-entries with the engine (only
     those before hand number ``before``, when given)."""
-    rules = table.rules
     hands = table.active_hands()
     reentries = table.active_reentries()
     if before is not None:
         hands = [h for h in hands if h.number < before]
         reentries = [r for r in reentries if r.after_hand < before]
-    state = MatchState.start(table.names, rules)
+    return replay(table, hands, reentries)
+
+
+def replay(
+    table: GameTable, hands: Sequence[Hand], reentries: Sequence[Reentry], *, void_broken: bool = False
+) -> Standing:
+    """The match of these hands and re-entries, replayed with the engine.
+
+    ``void_broken`` (after an edit): a re-entry the rules no longer allow, and
+    a "no" from a player who may not buy back in then, is undone (kept in
+    history) instead of refused.  A hand that no longer fits raises
+    :class:`HandMisfit`; a re-entry that does not, :class:`MatchError`.
+    """
+    state = MatchState.start(table.names, table.rules)
     result = Standing(table, state)
-    dealer = table.first_dealer
     names = table.names
-    for source, event in events_of(table, hands, reentries):
-        state.apply(event)
-        if isinstance(source, Hand) and "hand" in event:
-            result.rows.append(
-                HandRow(
-                    hand=source,
-                    points=source.points_by_seat(),
-                    totals={s: state.totals[n] for s, n in enumerate(names)},
-                    out_after=[names.index(n) for n in state.just_out],
-                    reentries=[],
-                )
-            )
-        elif isinstance(source, Reentry):
+    lost: dict[str, MatchError] = {}
+    ended_in: int | None = None
+    stamp = now()
+    for source, event in events_of(table, hands, reentries, state):
+        if isinstance(source, Reentry):
+            refusal = _reentry_refusal(state, event["reentry"]) if void_broken else None
+            if refusal is not None:
+                source.undone_at = stamp
+                lost[event["reentry"]] = refusal
+                continue
+            state.apply(event)
             result.rows[-1].reentries.append(source.seat)
             result.rows[-1].totals = {s: state.totals[n] for s, n in enumerate(names)}
-    for r in reentries:
+            continue
+        try:
+            state.apply(event)
+        except MatchError as error:
+            raise HandMisfit(error.message, error.field, **_misfit(state, names, source, lost, ended_in)) from None
+        if state.finished and ended_in is None:
+            ended_in = source.number
+        totals = {s: state.totals[n] for s, n in enumerate(names)}
+        if result.rows and result.rows[-1].hand is source:
+            result.rows[-1].totals = totals
+            continue
+        result.rows.append(
+            HandRow(
+                hand=source,
+                points=source.points_by_seat(),
+                totals=totals,
+                out_after=[names.index(n) for n in state.just_out],
+                reentries=[],
+                counted="hand" in event,
+            )
+        )
+        if void_broken:  # a "no" stands only for a player who may still buy back in then
+            for r in reentries:
+                if r.declined and r.after_hand == source.number and not state.can_reentry(names[r.seat]):
+                    r.undone_at = stamp
+    kept = [r for r in reentries if r.undone_at is None]
+    for r in kept:
         if r.declined and result.rows and r.after_hand == result.last_number:
             result.declined.add(r.seat)
-    for r in reentries:
+    for r in kept:
         if r.declined and 0 < r.after_hand <= len(result.rows):
             result.rows[r.after_hand - 1].declined.append(r.seat)
+    dealer = table.first_dealer
     if hands:
         dealer = next_seat(hands[-1].dealer_seat, result.seats_in or list(range(len(names))))
     result.next_dealer = dealer
     return result
+
+
+def _reentry_refusal(state: MatchState, name: str) -> MatchError | None:
+    try:
+        state.verify_reentry(name)
+    except MatchError as error:
+        return error
+    return None
 
 
 def next_seat(seat: int, seats_in: Sequence[int]) -> int:
@@ -330,7 +438,7 @@ def store_hand(
     except IntegrityError:
         raise AlreadySaved from None  # the same form, saved by a concurrent request
     if replaces is None:
-        for _source, event in events_of(table, [hand], []):
+        for _source, event in events_of(table, [hand], [], current.state):
             current.state.apply(event)  # the new hand continues the match as it stood
     else:
         replaces.replaced_by_id = hand.id
@@ -373,37 +481,20 @@ def _score_points(hand: Hand, before: Standing, data: HandInput) -> None:
 
 def _replay_after_edit(table: GameTable) -> None:
     """After an edit, re-entries the rules no longer allow are undone, and every
-    later hand must still replay under the rules."""
+    later hand must still replay under the rules; the first that does not is
+    named, with what no longer fits and how many hands to undo to save the edit."""
+    hands = table.active_hands()
     try:
-        _void_broken_reentries(table)
-        standing(table)
-    except MatchError as error:
-        raise ServiceError("later_hand", "closer", reason=error.message) from None
+        replay(table, hands, table.active_reentries(), void_broken=True)
+    except HandMisfit as misfit:
+        number = misfit.params["number"]
+        count = sum(1 for h in hands if h.number >= number)  # type: ignore[operator]
+        raise ServiceError("later_hand", "closer", count=count, **misfit.params) from None
 
 
 def standing_before(table: GameTable, hand: Hand) -> Standing:
     """The standing just before ``hand`` (to re-enter it in an edit)."""
     return standing(table, before=hand.number)
-
-
-def _void_broken_reentries(table: GameTable) -> list[Reentry]:
-    """After an edit, re-entries the rules no longer allow are undone (kept in history)."""
-    voided = []
-    state = MatchState.start(table.names, table.rules)
-    names = table.names
-    reentries = table.active_reentries()
-    for source, event in events_of(table, table.active_hands(), reentries):
-        if isinstance(source, Reentry) and not state.can_reentry(event["reentry"]):
-            source.undone_at = now()
-            voided.append(source)
-            continue
-        state.apply(event)
-        if isinstance(source, Hand) and "hand" in event:
-            for r in reentries:  # a "no" stands only for a player who may still buy back in then
-                if r.declined and r.after_hand == source.number and not state.can_reentry(names[r.seat]):
-                    r.undone_at = now()
-                    voided.append(r)
-    return voided
 
 
 def reenter(table: GameTable, version: int | None, submission: str, seat: int, *, declined: bool = False) -> Reentry:
@@ -441,33 +532,69 @@ def undo_last(table: GameTable, version: int | None) -> str:
 
 
 # -- undo, taken back in one tap ------------------------------------------------------
-def restorable_hand(table: GameTable, current: Standing | None = None) -> Hand | None:
-    """The hand undone last, while it can still come back as it was: nothing
-    was saved in its place since (its number is the next one again)."""
+@dataclass(frozen=True, slots=True)
+class Restorable:
+    """The hand undone last, with why it cannot come back now (``None``: one
+    tap restores it)."""
+
+    hand: Hand
+    refusal: ServiceError | None = None
+
+
+def restorable_hand(table: GameTable, current: Standing | None = None) -> Restorable | None:
+    """The hand undone last, while nothing was saved in its place since (its
+    number is the next one again), and whether :func:`restore_hand` would
+    bring it back: not while a re-entry decision is pending, nor when the
+    match with it no longer replays (an earlier hand corrected since, a
+    re-entry undone)."""
     current = current or standing(table)
     undone = [h for h in table.hands if h.undone_at is not None and h.replaced_by_id is None]
     if not undone:
         return None
     last = max(undone, key=lambda h: (h.undone_at, h.id))
-    return last if last.number == current.next_number else None
+    if last.number != current.next_number:
+        return None
+    return Restorable(last, _restore_refusal(table, current, last))
+
+
+def _restore_refusal(table: GameTable, current: Standing, hand: Hand) -> ServiceError | None:
+    if current.pending_reentries:
+        names = [table.names[s] for s in current.pending_reentries]
+        return ServiceError("not_restorable", "restore", number=hand.number, why="reentry_pending", names=names)
+    try:
+        replay(table, [*table.active_hands(), hand], table.active_reentries())
+    except HandMisfit as misfit:
+        by_id = {h.id: h for h in table.hands}
+        corrected = [
+            h.number
+            for h in table.hands
+            if h.replaced_by_id is not None
+            and h.number < hand.number
+            and by_id[h.replaced_by_id].created_at >= hand.undone_at  # type: ignore[operator]
+        ]
+        if corrected:
+            return ServiceError("not_restorable", "restore", **misfit.params, why="corrected", corrected=max(corrected))
+        return ServiceError("not_restorable", "restore", **misfit.params, why="misfit")
+    except MatchError:
+        return ServiceError("not_restorable", "restore", number=hand.number, why="other")
+    return None
 
 
 def restore_hand(table: GameTable, version: int | None, number: int | None) -> Hand:
     """Bring back the hand undone last (inside :func:`transaction`, version-checked).
 
     Raises :class:`StaleError` when the table changed since the page was
-    shown, :class:`ServiceError` when that hand cannot come back.
+    shown, :class:`ServiceError` when that hand cannot come back (saying why,
+    as :func:`restorable_hand` does).
     """
-    hand = restorable_hand(table)
-    if hand is None or hand.number != number:
+    found = restorable_hand(table)
+    if found is None or found.hand.number != number:
         raise ServiceError("not_restorable", "restore")
+    if found.refusal is not None:
+        raise found.refusal
     claim(table, version)
-    hand.undone_at = None
-    try:
-        standing(table)  # the match must replay with it, as it did before the undo
-    except MatchError:
-        raise ServiceError("not_restorable", "restore") from None
-    return hand
+    found.hand.undone_at = None
+    return found.hand
 
 
 # -- a hand entered player by player: cards for some, points for the others -----------

@@ -163,7 +163,10 @@ def export_group(group: Group) -> dict[str, Any]:
         **{f: getattr(group, f) for f in _GROUP_FIELDS},
         "created_at": _time(group.created_at),
         "updated_at": _time(group.updated_at),
-        "members": [{"position": m.position, "name": m.name, "key": m.key} for m in group.members],
+        "members": [
+            {"position": m.position, "name": m.name, "key": m.key, "aliases": list(m.aliases or [])}
+            for m in group.members
+        ],
         "seasons": [{"number": s.number, "started_at": _time(s.started_at)} for s in group.seasons],
         "payments": [
             {
@@ -171,7 +174,9 @@ def export_group(group: Group) -> dict[str, Any]:
                 "payee": p.payee,
                 "cents": p.cents,
                 "submission": p.submission,
+                "recorded_by": p.recorded_by,
                 "created_at": _time(p.created_at),
+                "undone_at": _time(p.undone_at),
             }
             for p in group.payments
         ],
@@ -186,7 +191,10 @@ def import_group(data: dict[str, Any]) -> Group:
         created_at=_parse_time(data["created_at"]),
         updated_at=_parse_time(data["updated_at"]),
     )
-    group.members = [GroupMember(position=m["position"], name=m["name"], key=m["key"]) for m in data["members"]]
+    group.members = [
+        GroupMember(position=m["position"], name=m["name"], key=m["key"], aliases=list(m.get("aliases", [])))
+        for m in data["members"]
+    ]
     group.seasons = [Season(number=s["number"], started_at=_parse_time(s["started_at"])) for s in data["seasons"]]
     group.payments = [
         Payment(
@@ -194,7 +202,9 @@ def import_group(data: dict[str, Any]) -> Group:
             payee=p["payee"],
             cents=p["cents"],
             submission=p["submission"],
+            recorded_by=p.get("recorded_by", "owner"),
             created_at=_parse_time(p["created_at"]),
+            undone_at=_parse_time(p.get("undone_at")),
         )
         for p in data["payments"]
     ]

@@ -10,6 +10,7 @@ points are taken as typed.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from dataclasses import dataclass, field
 
@@ -290,3 +291,18 @@ def judge(state: EntryState, standing: Standing, data: HandInput) -> Judged | No
             continue
         points[seat] = value or 0  # after a Chinchón that wins the match, the others' points change nothing
     return Judged(result, order, points, missing)
+
+
+def entry_points(standing: Standing, state: EntryState) -> dict[int, int] | None:
+    """The form's hand as points by seat (the engine's for the players
+    entered with cards), or ``None`` while it is incomplete or refused."""
+    try:
+        data = to_input(state, standing)
+        if state.mode == "cards":
+            judged = judge(state, standing, data)
+            if judged is not None:
+                return dict(judged.points) if judged.legal and not judged.missing else None
+            data = to_input(dataclasses.replace(state, mode="points"), standing)
+    except ChinchonError:
+        return None
+    return dict(data.points)

@@ -19,6 +19,7 @@ from ..services.groups import join
 from ..services.play import hints_by_number
 from ..services.rematch import rematch as make_rematch
 from ..services.scoreboard import (
+    HandRow,
     change_settings,
     create_table,
     reenter,
@@ -42,7 +43,17 @@ from ..web.messages import FormError, error_text, stale_text
 from ..web.templating import render_page
 from . import bp
 from .charts import totals_chart
-from .entry import DISCARD, EntryState, count_problem, grid_view, judge, read_state, state_of_hand, to_input
+from .entry import (
+    DISCARD,
+    EntryState,
+    count_problem,
+    entry_points,
+    grid_view,
+    judge,
+    read_state,
+    state_of_hand,
+    to_input,
+)
 
 
 # -- creating ------------------------------------------------------------------------
@@ -262,19 +273,45 @@ def _store(table, current, state: EntryState, replaces):
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class KeptEntry:
+    """The hand another phone saved first (a scoreboard row) beside this
+    phone's entry (points by seat, empty while incomplete); ``same``: the
+    same closer and the same points, a duplicate."""
+
+    other: HandRow
+    mine: dict[int, int]
+    closer: int | None
+    same: bool
+
+    @property
+    def seats(self) -> list[int]:
+        return sorted({*self.other.points, *self.mine})
+
+
 def _kept_entry(table, token, state: EntryState):
     """Another phone saved first: show what it saved next to this phone's
-    entry, which is kept (not thrown away) to be saved as the next hand or dropped."""
+    entry, which is kept (not thrown away) to be saved as the next hand or
+    dropped; when both are the same hand, only dropping it is offered."""
     db.session.refresh(table)
     fresh = standing(table)
     if fresh.state.finished:
         flash(_("The match is over."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
+    other = fresh.rows[-1] if fresh.rows else None
+    kept = None
+    if other is not None:
+        mine = entry_points(standing_before(table, other.hand), state)
+        kept = KeptEntry(
+            other=other,
+            mine=mine or {},
+            closer=state.closer,
+            same=mine == other.points and state.closer == other.hand.closer_seat,
+        )
     state.version = table.version
     if state.closer not in fresh.seats_in:
         state.closer = None
-    other = fresh.rows[-1] if fresh.rows else None
-    return _entry_page(table, token, fresh, state, status=409, other=other)
+    return _entry_page(table, token, fresh, state, status=409, other=kept)
 
 
 def _save(table, token, current, state, *, replaces=None):

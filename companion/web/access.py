@@ -26,6 +26,8 @@ SUBMISSION_ID = re.compile(r"[0-9a-f]{32}")
 
 OWNER, PLAYER, WATCH, SEAT, NONE = "owner", "player", "watch", "seat", "none"
 ROLES = (OWNER, PLAYER, WATCH, SEAT, NONE)
+#: A group's member link is the player level of the same three (owner, player, watch).
+MEMBER = PLAYER
 
 _TABLE = frozenset({OWNER, PLAYER, WATCH})
 _WRITE = frozenset({OWNER, PLAYER})
@@ -65,6 +67,7 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "groups.add_table": {"POST": _WRITE},
     "groups.again": {"POST": _WRITE},
     "groups.payment": {"POST": frozenset({OWNER})},
+    "groups.undo_payment": {"POST": frozenset({OWNER})},
     "groups.new_season": {"POST": frozenset({OWNER})},
     "groups.settings": {"GET": frozenset({OWNER}), "POST": frozenset({OWNER})},
     "groups.export": {"GET": frozenset({OWNER})},
@@ -129,6 +132,12 @@ def resolve(token: str) -> Link | None:
     return None
 
 
+def group_link(token: str) -> Link | None:
+    """The group behind a link and the link's role, or None (no link, or a table's)."""
+    link = resolve(token)
+    return link if link is not None and link.group is not None else None
+
+
 def authorize(token: str) -> Link:
     """The link behind ``token`` if :data:`PERMISSIONS` lets it use this route
     with this method; else 404 (no such link) or 403 with a page that says
@@ -163,6 +172,11 @@ def forbid(link: Link) -> None:
         message = _("This is a read-only link: it shows the score and the history, but cannot change anything.")
     elif link.role == SEAT:
         message = _("This link plays one seat of a digital game; it cannot change the table.")
+    elif link.role == PLAYER and link.group is not None:
+        message = _(
+            "This member link starts and adds matches; only the group's owner link can change the settings, "
+            "record payments or start a season."
+        )
     elif link.role == PLAYER:
         message = _("This link enters hands; only the table's owner link can change the settings or delete the table.")
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort, request
 
 from ..models import Group
-from ..services.groups import find, rank
+from .access import OWNER, PLAYER, group_link
 
 
 def group_for_form(form) -> Group | None:
@@ -16,12 +16,12 @@ def group_for_form(form) -> Group | None:
     token = form.group.data if request.method == "POST" else request.args.get("group")
     if not token:
         return None
-    found = find(token)
-    if found is None:
+    link = group_link(token)
+    if link is None:
         abort(404)
-    group, role = found
-    if rank(role) < rank("member"):
+    if link.role not in (OWNER, PLAYER):  # the member link and above
         abort(403)
+    group = link.group
     form.group_name = group.name
     if request.method == "GET":
         form.group.data = token

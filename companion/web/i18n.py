@@ -7,12 +7,13 @@ with parameters and are translated here, never glued together in English.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from decimal import Decimal
 
 from babel import support
-from babel.numbers import get_territory_currencies
+from babel.numbers import format_currency, get_currency_symbol, get_territory_currencies
 from flask import request
-from flask_babel import Babel, Domain, format_currency, format_decimal, get_locale, pgettext
+from flask_babel import Babel, Domain, format_decimal, get_locale, pgettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
@@ -97,14 +98,37 @@ class RegionalBabel(Babel):
 babel = RegionalBabel()  # regional variants (es_AR) fall back to their base language
 
 
-def money(amount) -> str:
-    """An amount of the pot in the currency of the table's language, as Babel
-    writes it there: "2,50 €" (es), "$2,50" (es_AR), "2,50 kr" (sv).  English
-    stands for no one country: a plain number."""
+def money(amount, currency: str | None = None) -> str:
+    """An amount as Babel writes it in the page's language, in ``currency``
+    when the money has one (a group's tables play in the group's currency):
+    "2,50 €" (es), "EUR 2,50" (es_AR), "€2.50" (en).  Without one, in the
+    currency of the language's country: "$2,50" (es_AR), "2,50 kr" (sv);
+    English stands for no one country: a plain number."""
     value = Decimal(str(amount))
-    territory = TERRITORIES.get(str(get_locale() or DEFAULT_LANGUAGE))
-    currencies = get_territory_currencies(territory) if territory else []
-    return format_currency(value, currencies[0]) if currencies else format_decimal(value)
+    locale = str(get_locale() or DEFAULT_LANGUAGE)
+    if currency is None:
+        territory = TERRITORIES.get(locale)
+        currencies = get_territory_currencies(territory) if territory else []
+        if not currencies:
+            return format_decimal(value)
+        currency = currencies[0]
+    text = format_currency(value, currency, locale=locale)
+    return _currency_spacing(text, get_currency_symbol(currency, locale))
+
+
+def _currency_spacing(text: str, symbol: str) -> str:
+    """CLDR's currency spacing, which Babel leaves out: a symbol that ends in
+    a letter never touches the number ("EUR 9,72", not "EUR9,72"); "$9,72"
+    and "9,72 €" stay as they are."""
+    at = text.find(symbol) if symbol else -1
+    if at < 0:
+        return text
+    end = at + len(symbol)
+    if end < len(text) and text[end].isdigit() and unicodedata.category(symbol[-1])[0] not in "SZ":
+        text = f"{text[:end]}\u00a0{text[end:]}"
+    if at > 0 and text[at - 1].isdigit() and unicodedata.category(symbol[0])[0] not in "SZ":
+        text = f"{text[:at]}\u00a0{text[at:]}"
+    return text
 
 
 def possessive(name: str) -> str:

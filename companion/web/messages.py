@@ -14,6 +14,7 @@ from flask_babel import ngettext
 
 from ..rules import ChinchonError
 from ..rules.close import Reason
+from .i18n import money
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,12 +189,20 @@ def _score_text(key: str | None, p: dict) -> str | None:
         case "chinchon_points":
             return _("A Chinchón is an all-combined close; its score does not match.")
         case "later_hand":
-            return _(
-                "With this change a later hand no longer fits the rules (%(reason)s). Undo the later hands first.",
-                reason=p["reason"],
+            undo = ngettext(
+                "Undo hand %(number)s (the last one) first, then save the correction.",
+                "Undo the last %(num)s hands (from hand %(number)s on) first, then save the correction.",
+                p["count"],
+                number=p["number"],
             )
+            return _later_hand_text(p) + " " + undo
+        case "rules_history" if "problem" in p:
+            return _later_hand_text(p)
         case "rules_history":
-            return _("With these rules the hands already played no longer fit (%(reason)s).", reason=p["reason"])
+            reason = error_text(p["reason"]).rstrip(".")
+            return _("With these rules the hands already played no longer fit (%(reason)s).", reason=reason)
+        case "not_restorable" if "why" in p:
+            return _restore_text(p)
         case "not_restorable":
             return _("That hand can no longer be restored.")
         case "nothing_to_undo":
@@ -216,7 +225,98 @@ def _score_text(key: str | None, p: dict) -> str | None:
             )
         case "reentry_decided":
             return _("%(name)s has already said no to buying back in.", name=p["name"])
+    return _group_text(key, p)
+
+
+def _group_text(key: str | None, p: dict) -> str | None:
+    """A group write refused (see companion/services/groups.py)."""
+    match key:
+        case "members_few":
+            return _("Add at least two members.")
+        case "members_many":
+            return _("A group has at most %(count)s members.", count=p["count"])
+        case "unknown_member":
+            return _("Unknown player.")
+        case "name_alias":
+            return _(
+                "%(name)s is an earlier name of %(member)s, whose matches count under it; choose another name.",
+                name=p["name"],
+                member=p["member"],
+            )
+        case "currency":
+            return _("Choose one of the currencies offered.")
+        case "season_started":
+            return _("Season %(number)s has already started.", number=p["number"])
+        case "season_empty":
+            return _(
+                "Season %(number)s has no matches yet; a new season can start once this one has one.",
+                number=p["number"],
+            )
+        case "not_owner_link":
+            return _("That is not a table's owner link: only the table's owner can add it to a group.")
+        case "other_group":
+            return _("That table already counts for another group; a match belongs to one group only.")
+        case "no_match":
+            return _("No match yet to play again.")
+        case "incomplete":
+            return _("That request was incomplete; nothing was changed.")
+        case "payer_unknown":
+            return _("Choose who paid.")
+        case "payee_unknown" | "same_person":
+            return _("Choose who was paid: somebody other than the payer.")
+        case "amount_low" | "amount_cents":
+            return _("Type an amount above zero, with at most two decimals.")
+        case "amount_high":
+            return _("A payment is at most %(amount)s.", amount=money(p["high"], p["currency"]))
+        case "no_payment":
+            return _("That payment is not in this group's history.")
     return None
+
+
+def _later_hand_text(p: dict) -> str:
+    """Which later hand a correction no longer fits, and why (``HandMisfit``)."""
+    match p["problem"]:
+        case "out_scores":
+            return _("With this change %(name)s is out before hand %(number)s, yet has points in it.", **p)
+        case "reentry_lost":
+            reason = error_text(p["reason"]).rstrip(".")
+            return _(
+                "With this change %(name)s can no longer buy back in (%(reason)s), yet has points in hand %(number)s.",
+                name=p["name"],
+                reason=reason,
+                number=p["number"],
+            )
+        case "missing":
+            return _("With this change %(name)s is still in at hand %(number)s, yet has no points in it.", **p)
+        case "after_end":
+            return _("With this change the match ends in hand %(end)s, before hand %(number)s.", **p)
+    return _("With this change hand %(number)s no longer fits the rules.", number=p["number"])
+
+
+def _restore_text(p: dict) -> str:
+    """Why the hand undone last cannot come back (see ``restorable_hand``)."""
+    match p["why"], p.get("problem"):
+        case "reentry_pending", _problem:
+            return ngettext(
+                "To restore hand %(number)s, first decide whether %(names)s buys back in.",
+                "To restore hand %(number)s, first decide whether %(names)s buy back in.",
+                len(p["names"]),
+                number=p["number"],
+                names=", ".join(p["names"]),
+            )
+        case "corrected", _problem:
+            return _(
+                "Hand %(number)s can no longer be restored: hand %(corrected)s was corrected since.",
+                number=p["number"],
+                corrected=p["corrected"],
+            )
+        case _why, "out_scores":
+            return _("Hand %(number)s can no longer be restored: %(name)s is out now, yet has points in it.", **p)
+        case _why, "missing":
+            return _("Hand %(number)s can no longer be restored: %(name)s is in now, yet has no points in it.", **p)
+        case _why, "after_end":
+            return _("Hand %(number)s can no longer be restored: the match is over.", number=p["number"])
+    return _("Hand %(number)s can no longer be restored.", number=p["number"])
 
 
 def refusal_text(refused) -> str:

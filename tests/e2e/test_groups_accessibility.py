@@ -1,12 +1,13 @@
 """axe-core on the group pages (owner, member and read-only links), light and
-dark, with a season of matches behind them; nothing scrolls sideways at 390 px."""
+dark, with a season of matches and payments (one undone) behind them; nothing
+scrolls sideways at 390 px."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser
 
-from tests.web.test_groups import create_group, links, play_example
+from tests.web.test_groups import create_group, links, pay, play_example, undo
 
 from .conftest import LIVE_APPS
 from .test_accessibility import AXE, violations
@@ -21,6 +22,9 @@ def test_group_pages_have_no_serious_violations(browser: Browser, live_server: s
     client.set_cookie("lang", "en")
     token = create_group(client)
     play_example(client, token)
+    pay(client, token)  # the settle-up page lists a payment recorded and one undone
+    pay(client, token, payer="Dani", amount="0.50")
+    undo(client, token, 2)
     group = links(app, token)
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale="es-ES", bypass_csp=True, color_scheme=scheme

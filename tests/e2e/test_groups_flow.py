@@ -210,14 +210,36 @@ def test_a_group_evening(page: Page, live_server: str):
     page.get_by_role("button", name="Record that Ana paid Carla").click()
     expect(page.locator(".flash")).to_contain_text("Recorded: Ana paid Carla €1.00.")
     expect(page.locator(".group-payment")).to_have_text(["Dani pays Carla €0.50"])
+    expect(page.locator(".group-history li")).to_have_count(1)
+    expect(page.locator(".group-history li")).to_contain_text("Ana paid Carla €1.00")
+    expect(page.locator(".group-history li")).to_contain_text("recorded with the owner link")
     shot(page, "8-paid")
 
-    # A new season: empty standings, the first one still readable.
+    # A mistaken "Paid" is undone, not typed in reverse; it stays in the history.
+    page.get_by_role("button", name="Record that Dani paid Carla").click()
+    expect(page.locator(".group-history li")).to_have_count(2)
+    page.locator(".group-history li", has_text="Dani paid Carla").get_by_role("button", name="Undo").click()
+    expect(page.locator(".flash")).to_contain_text("The payment was undone")
+    expect(page.locator(".group-payment")).to_have_text(["Dani pays Carla €0.50"])
+    expect(page.locator(".group-history li.undone")).to_contain_text("undone")
+    shot(page, "8b-undone")
+
+    # A new season asks first: empty standings, the first one still readable.
     page.goto(group_url)
     page.locator("details.share summary").click()
+    page.get_by_label("Yes, close season 1").check()
     page.get_by_role("button", name="Start a new season").click()
     expect(page.locator(".flash")).to_contain_text("Season 2 has started")
     expect(page.locator(".group-line[data-name='Carla'] dd[data-figure='played']")).to_have_text("0")
     shot(page, "9-new-season")
     page.get_by_role("link", name="Season 1").click()
     assert page_figures(page) == expected
+
+    # Carla is renamed in the settings: her matches follow her.
+    page.goto(group_url + "/settings")
+    page.get_by_label("Carla", exact=True).fill("Carlita")
+    page.get_by_role("button", name="Save the settings").click()
+    expect(page.locator(".flash")).to_contain_text("Group settings saved")
+    page.get_by_role("link", name="Season 1").click()
+    renamed = {("Carlita" if name == "Carla" else name): line for name, line in expected.items()}
+    assert page_figures(page) == renamed

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "variants", "melds", "close", "settle", "match", "game"]
+MODULES = ["cards", "variants", "melds", "close", "settle", "match", "game", "names"]
 
 
 @pytest.mark.parametrize("name", MODULES)

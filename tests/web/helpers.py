@@ -124,6 +124,7 @@ def table_of(app, token) -> SimpleNamespace:
             owner_token=table.owner_token,
             player_token=table.player_token,
             watch_token=table.watch_token,
+            group_id=table.group_id,
         )
 
 

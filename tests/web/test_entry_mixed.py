@@ -105,7 +105,10 @@ def test_a_stale_save_keeps_the_second_phones_entry_to_save_as_the_next_hand(cli
     html = response.get_data(as_text=True)
     assert response.status_code == 409 and hand_count(app) == 1
     assert html.index("Another phone saved hand 1") < html.index("<h1>")
-    assert "Anna <b>10</b>" in html and "Save hand 2" in html
+    assert "Save hand 2" in html and "Saved as hand 1" in html and "the same hand: the same closer" not in html
+    # Side by side: what the other phone saved (Ben closed) and this entry (Anna closed).
+    cells = re.findall(r'<th scope="row">(\w+)</th>\s*<td><b>(.*?)</b>(\*?)</td>\s*<td><b>(.*?)</b>(\*?)</td>', html)
+    assert cells == [("Anna", "10", "", "3", "*"), ("Ben", "2", "*", "13", ""), ("Carla", "5", "", "46", "")]
     assert re.search(r'class="pick c0" id="[^"]+" name="h0" value="11c"[^>]* checked', html)
     kept = {k: v for k, v in second.items()}
     kept["version"] = re.search(r'name="version" value="(\d+)"', html).group(1)
@@ -120,3 +123,16 @@ def test_the_table_remembers_how_the_others_were_entered(client, app):
     assert 'data-entry="points"' in client.get(f"/t/{token}/hands/new").get_data(as_text=True)
     post_hand(client, token, {"closer": "0", "h0": GERMAN[0].split(), "h1": GERMAN[1].split(), "h2": GERMAN[2].split()})
     assert 'data-entry="cards"' in client.get(f"/t/{token}/hands/new").get_data(as_text=True)
+
+
+def test_a_second_phone_entering_the_same_hand_is_told_so_and_offered_only_to_drop_it(client, app):
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    second = hand_form(client, token)
+    post_hand(client, token, {"closer": "0", "h0": GERMAN[0].split(), "p1": "13", "p2": "46"})
+    second.update({"closer": "0", "closer_score": "3", "p1": "13", "p2": "46", "mode": "points", "action": "save"})
+    response = client.post(f"/t/{token}/hands/new", data=second)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409 and hand_count(app) == 1
+    assert "Your entry is the same hand: the same closer and the same points." in html
+    assert 'value="save"' not in html and "Save hand 2" not in html and "Drop my entry" in html
+    assert totals(client, token) == [3, 13, 46]

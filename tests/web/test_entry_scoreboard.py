@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from companion.extensions import db
 from companion.models import GameTable
 
-from .helpers import GERMAN, create_table, enter_cards, enter_points, hand_count, table_of, totals
+from .helpers import GERMAN, create_table, decide_reentry, enter_cards, enter_points, hand_count, table_of, totals
 
 
 def csrf_of(html: str) -> str:
@@ -68,6 +68,49 @@ def test_restore_is_version_checked_and_not_after_a_new_hand(client, app):
     fresh = str(table_of(app, token).version)
     client.post(f"/t/{token}/restore", data={"csrf_token": csrf_of(html), "version": fresh, "number": "1"})
     assert totals(client, token) == [5, 1, 5]  # the new hand 1 stays; the old one cannot come back
+
+
+def undo(client, token):
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    client.post(f"/t/{token}/undo", data={"csrf_token": csrf_of(html), "version": version_of(html)})
+
+
+def test_undo_hand_9_correct_hand_8_and_restore_is_no_longer_offered_but_explained(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    for _ in range(7):
+        enter_points(client, token, 1, {0: 5, 1: 1, 2: 3})
+    enter_points(client, token, 1, {0: 40, 1: 1, 2: 3})  # hand 8: Ana 75
+    enter_points(client, token, 1, {0: 20, 1: 1, 2: 3})  # hand 9: Ana 95
+    undo(client, token)
+    enter_points(client, token, 1, {0: 70, 1: 1, 2: 3}, number=8)  # Ana 105: out, only two left
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert ">Restore<" not in html
+    assert "Hand 9 can no longer be restored: hand 8 was corrected since." in html
+    version = table_of(app, token).version
+    response = client.post(f"/t/{token}/restore", data={"csrf_token": csrf_of(html), "version": version, "number": 9})
+    assert "Hand 9 can no longer be restored: hand 8 was corrected since." in client.get(
+        response.headers["Location"]
+    ).get_data(as_text=True)
+    assert hand_count(app) == 10 and totals(client, token) == [105, 8, 24]
+    client.set_cookie("lang", "es")
+    assert "La mano 9 ya no se puede recuperar: la mano 8 se corrigió después." in client.get(f"/t/{token}").get_data(
+        as_text=True
+    )
+
+
+def test_restore_waits_for_a_pending_reentry_decision_and_says_so(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla", "Dani"])
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20, 3: 50})
+    enter_points(client, token, 1, {0: 41, 1: 3, 2: 20, 3: 0})  # Ana out
+    decide_reentry(client, token, 0, buy=False)
+    enter_points(client, token, 1, {1: 3, 2: 20, 3: 0})
+    undo(client, token)  # hand 3
+    undo(client, token)  # Ana's "no": the question is open again
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert ">Restore<" not in html and "To restore hand 3, first decide whether Ana buys back in." in html
+    decide_reentry(client, token, 0, buy=False)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Hand 3 undone" in html and ">Restore<" in html
 
 
 def test_the_read_only_link_polls_and_gets_204_until_a_save(client, app):

@@ -92,6 +92,23 @@ def play_example(client, group_token) -> tuple[str, str]:
     return first, second
 
 
+def season_form(html: str) -> dict[str, str]:
+    """The owner's "Start a new season" form, its box ticked."""
+    return {"csrf_token": field(html, "csrf_token"), "season": field(html, "season"), "confirm": "season"}
+
+
+def group_of(app, token) -> SimpleNamespace:
+    with app.app_context():
+        group = db.session.scalar(select(Group).where(Group.owner_token == token))
+        return SimpleNamespace(
+            id=group.id,
+            names=group.names,
+            members=[(m.id, m.name, list(m.aliases)) for m in group.members],
+            seasons=[s.number for s in group.seasons],
+            tables=[t.owner_token for t in group.tables],
+        )
+
+
 def table_row(app, token) -> SimpleNamespace:
     with app.app_context():
         table = db.session.scalar(select(GameTable).where(GameTable.owner_token == token))
@@ -130,11 +147,11 @@ def test_names_are_normalised_like_table_players():
     assert name_key("Straße") == name_key("STRASSE")
 
 
-def test_a_group_keeps_its_members_normalised_and_once(client, app):
-    token = create_group(client, members="Ana\n ANA \nBen\u200b\n\nCarla")
+def test_a_group_keeps_its_members_normalised(client, app):
+    token = create_group(client, members="Ana\n Ben\u200b \n\nCarla,  Dani ,")
     with app.app_context():
         group = db.session.scalar(select(Group).where(Group.owner_token == token))
-        assert group.names == ["Ana", "Ben", "Carla"]
+        assert group.names == ["Ana", "Ben", "Carla", "Dani"]
         assert group.overrides == {"stake": "0.50"} and group.currency == "EUR"
         assert [s.number for s in group.seasons] == [1]
 
@@ -143,7 +160,9 @@ def test_a_group_keeps_its_members_normalised_and_once(client, app):
     "extra,message",
     [
         ({"members": "Ana"}, "at least two members"),
-        ({"members": "Ana\nana"}, "at least two members"),
+        ({"members": "Ana\nana"}, "Two players have the same name"),
+        ({"members": "Ana, ana"}, "Two players have the same name"),
+        ({"members": "Ana,\n\n"}, "at least two members"),
         ({"name": ""}, "This field is required"),
         ({"stake": "-1"}, "between 0 and"),
         ({"stake": "0.505"}, "two decimals"),
@@ -315,60 +334,7 @@ def test_a_bad_payment_says_why_and_stores_nothing(client, app, change, message)
         assert db.session.query(Payment).count() == 0
 
 
-def test_split_pots_and_fewest_payments():
-    from companion.services.ledger import fewest_payments, split_pot
-
-    assert split_pot(100, ["Ana", "Ben", "Carla"]) == {"Ana": 34, "Ben": 33, "Carla": 33}
-    assert split_pot(250, ["Ana", "Ben"]) == {"Ana": 125, "Ben": 125}
-    # Two independent pairs need two payments, not three (greedy on the totals would chain them).
-    assert fewest_payments({"A": 300, "B": -300, "C": 500, "D": -200, "E": -300}) == [
-        ("B", "A", 300),
-        ("D", "C", 200),
-        ("E", "C", 300),
-    ]
-    assert fewest_payments({"A": 0, "B": 0}) == []
-
-
-def test_fewest_payments_is_minimal_against_brute_force():
-    import itertools
-    import random
-
-    from companion.services.ledger import fewest_payments
-
-    def brute(values):
-        """n minus the most zero-sum parts of a partition, by trying every partition."""
-        best = 0
-
-        def parts(items, count):
-            nonlocal best
-            if not items:
-                best = max(best, count)
-                return
-            first, rest = items[0], items[1:]
-            for r in range(len(rest) + 1):
-                for combo in itertools.combinations(rest, r):
-                    if values[first] + sum(values[i] for i in combo) == 0:
-                        parts([i for i in rest if i not in combo], count + 1)
-
-        parts(list(range(len(values))), 0)
-        return len(values) - best
-
-    rng = random.Random(15)
-    for _ in range(60):
-        n = rng.randint(2, 7)
-        values = [rng.choice([-300, -200, -100, -50, 50, 100, 200, 300]) for _ in range(n - 1)]
-        values.append(-sum(values))
-        if values[-1] == 0 or values.count(0):
-            continue
-        balances = {f"P{i}": v for i, v in enumerate(values)}
-        result = fewest_payments(balances)
-        left = dict(balances)
-        for payer, payee, cents in result:
-            assert cents > 0
-            left[payer] += cents
-            left[payee] -= cents
-        assert not any(left.values())
-        assert len(result) == brute(values)
+# The ledger's pure parts (cents, split pots, fewest payments) are tested in tests/services/test_ledger.py.
 
 
 # -- seasons, play again, adding and deleting tables -----------------------------------------------------
@@ -376,7 +342,7 @@ def test_a_new_season_starts_empty_and_the_old_one_stays_readable(client, app):
     token = create_group(client)
     play_example(client, token)
     html = client.get(f"/g/{token}").get_data(as_text=True)
-    response = client.post(f"/g/{token}/seasons", data={"csrf_token": field(html, "csrf_token")})
+    response = client.post(f"/g/{token}/seasons", data=season_form(html))
     assert response.status_code == 303
     html = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Season 2" in html and set(figures(html)["Ana"].values()) <= {"0", "–"}
@@ -473,7 +439,8 @@ def test_deleting_a_table_says_so_and_drops_it_from_the_figures(client, app):
 def test_the_owner_changes_the_settings(client, app):
     token = create_group(client)
     html = client.get(f"/g/{token}/settings").get_data(as_text=True)
-    assert "Ana\nBen\nCarla\nDani" in html and field(html, "stake") == "0.50"
+    assert [field(html, f"current-{i}-name") for i in range(4)] == ["Ana", "Ben", "Carla", "Dani"]
+    assert field(html, "stake") == "0.50"
     data = {
         "csrf_token": field(html, "csrf_token"),
         "name": "Viernes",
@@ -494,6 +461,291 @@ def test_the_owner_changes_the_settings(client, app):
             "SEK",
         )
     assert client.post(f"/g/{token}/settings", data={**data, "members": "Ana"}).status_code == 400
+
+
+# -- names: exactly as a table's players ----------------------------------------------------------------
+def test_a_group_refuses_the_same_name_twice_in_the_words_of_a_table(client, app):
+    data = {
+        "csrf_token": csrf(client, "/groups/new"),
+        "name": "Friday",
+        "members": "Ana, ana\nBen",
+        "preset": "classic",
+        "target": "100",
+        "currency": "EUR",
+    }
+    group_page = client.post("/groups/new", data=data)
+    table_page = client.post(
+        "/tables/new",
+        data={
+            "csrf_token": csrf(client),
+            "preset": "classic",
+            "first_dealer": "0",
+            "jokers": "0",
+            "target": "100",
+            "suit_style": "spanish",
+            "players-0": "Ana",
+            "players-1": "ana",
+        },
+    )
+    message = "Two players have the same name; give each a different one."
+    assert group_page.status_code == table_page.status_code == 400
+    assert message in group_page.get_data(as_text=True) and message in table_page.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Group).count() == 0
+
+
+FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one grapheme: a ZWJ sequence
+
+
+def test_a_name_is_never_cut_inside_a_grapheme_cluster():
+    from companion.groups.forms import split_names
+
+    assert split_names(f"{FAMILY}, Ben\r\nCarla，Dani、Eva") == [split_names(FAMILY)[0], "Ben", "Carla", "Dani", "Eva"]
+    assert len(split_names(FAMILY)) == 1
+    # A comma carrying a combining mark is part of the name, not a break.
+    assert split_names("Ana,\u0301b, Ben") == ["Ana,\u0301b", "Ben"]
+    assert split_names("\U0001f44d\U0001f3fd, Ben") == ["\U0001f44d\U0001f3fd", "Ben"]  # a skin tone stays on its hand
+
+
+def test_an_emoji_family_is_one_member_named_as_a_table_names_it(client, app):
+    token = create_group(client, members=f"{FAMILY}, Ben")
+    table = create_table(client, [FAMILY, "Ben"])
+    assert group_of(app, token).names == table_of(app, table).names
+    assert len(group_of(app, token).names) == 2
+
+
+# -- money in the group's currency ----------------------------------------------------------------------
+#: A currency code touching a number ("debe EUR9,72"), outside any link.
+GLUED = re.compile(r"(?<![\w/-])(?:EUR|USD|GBP|SEK|CHF|ARS|MXN|UYU)\d|\d(?:EUR|USD|GBP|SEK|CHF|ARS|MXN|UYU)(?![\w-])")
+
+
+@pytest.mark.parametrize(
+    "lang,pot,stake",
+    [
+        ("en", "€40.00", "€10.00"),
+        ("es", "40,00\u00a0€", "10,00\u00a0€"),
+        ("es_AR", "EUR\u00a040,00", "EUR\u00a010,00"),
+        ("de", "40,00\u00a0€", "10,00\u00a0€"),
+        ("it", "40,00\u00a0€", "10,00\u00a0€"),
+        ("sv", "40,00\u00a0€", "10,00\u00a0€"),
+    ],
+)
+def test_a_group_tables_pot_and_stake_are_in_the_groups_currency_in_every_language(client, app, lang, pot, stake):
+    token = create_group(client, stake="10")
+    table = table_in_group(client, token, ["Ana", "Ben", "Carla", "Dani"])
+    enter_points(client, table, 0, {0: 1, 1: 70, 2: 5, 3: 5})
+    enter_points(client, table, 0, {0: 1, 1: 40, 2: 5, 3: 5})  # Ben out: the re-entry offer names the stake
+    client.set_cookie("lang", lang)
+    html = client.get(f"/t/{table}").get_data(as_text=True)
+    assert pot in html and stake in html and "\u00a0kr" not in html and "$" not in html
+    assert not GLUED.search(html)
+
+
+def test_a_table_outside_a_group_keeps_the_languages_currency(client, app):
+    table = create_table(client, ["Ana", "Ben", "Carla"], stake="10")
+    client.set_cookie("lang", "sv")
+    assert "30,00\u00a0kr" in client.get(f"/t/{table}").get_data(as_text=True)
+    client.set_cookie("lang", "es_AR")
+    assert "$30,00" in client.get(f"/t/{table}").get_data(as_text=True)
+
+
+def test_a_peso_group_never_shows_euros(client, app):
+    token = create_group(client, stake="1000000", currency="UYU")
+    table = table_in_group(client, token, ["Ana", "Ben", "Carla", "Dani"])
+    client.set_cookie("lang", "es")
+    html = client.get(f"/t/{table}").get_data(as_text=True)
+    assert "4.000.000,00\u00a0UYU" in html and "€" not in html
+    client.set_cookie("lang", "es_AR")
+    assert "UYU\u00a04.000.000,00" in client.get(f"/t/{table}").get_data(as_text=True)
+
+
+def test_the_group_pages_never_glue_a_currency_code_to_a_number(client, app):
+    token = create_group(client)
+    play_example(client, token)
+    client.set_cookie("lang", "es_AR")
+    settle = client.get(f"/g/{token}/settle").get_data(as_text=True)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "EUR\u00a01,00" in settle and "EUR\u00a02,50" in page
+    assert not GLUED.search(settle) and not GLUED.search(page)
+
+
+# -- payments: who recorded them, and undoing one -------------------------------------------------------
+def pay(client, token, **changes):
+    html = client.get(f"/g/{token}/settle").get_data(as_text=True)
+    form = {
+        "csrf_token": field(html, "csrf_token"),
+        "payer": "Ben",
+        "payee": "Carla",
+        "amount": "1,00",
+        "submission": field(html, "submission"),
+        **changes,
+    }
+    return client.post(f"/g/{token}/payments", data=form)
+
+
+def undo(client, token, payment_id):
+    html = client.get(f"/g/{token}/settle").get_data(as_text=True)
+    data = {"csrf_token": field(html, "csrf_token"), "payment": str(payment_id)}
+    return client.post(f"/g/{token}/payments/undo", data=data, follow_redirects=True)
+
+
+def history(html: str) -> list[str]:
+    return [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip()
+        for item in re.findall(r"<li data-payment=\"\d+\"[^>]*>(.*?)</li>", html, re.S)
+    ]
+
+
+def test_payments_are_listed_with_who_recorded_them_and_undone_once(client, app):
+    token = create_group(client)
+    play_example(client, token)
+    assert pay(client, token).status_code == 303
+    html = client.get(f"/g/{token}/settle").get_data(as_text=True)
+    [line] = history(html)
+    assert line.startswith("Ben paid Carla €1.00 recorded with the owner link, ") and "Undo" in line
+    assert balances(html)["Ben"] == 0
+    with app.app_context():
+        payment_id = db.session.scalar(select(Payment.id))
+    first = undo(client, token, payment_id).get_data(as_text=True)
+    assert "The payment was undone; it stays in the history." in first
+    second = undo(client, token, payment_id).get_data(as_text=True)  # the same form again: undone once
+    assert "That payment was already undone." in second
+    html = client.get(f"/g/{token}/settle").get_data(as_text=True)
+    assert balances(html) == {"Ana": 0, "Ben": -100, "Carla": 150, "Dani": -50}
+    [line] = history(html)
+    assert "undone" in line and "Undo" not in line and "<del" in html
+    with app.app_context():
+        [payment] = db.session.query(Payment).all()
+        assert payment.undone_at is not None and payment.recorded_by == "owner"
+    # Only the owner link sees the undo button; the member link sees the history.
+    member = client.get(f"/g/{links(app, token).member}/settle").get_data(as_text=True)
+    assert history(member) and "payments/undo" not in member
+
+
+def test_a_refused_payment_keeps_what_was_typed_and_names_the_limit(client, app):
+    token = create_group(client)
+    play_example(client, token)
+    response = pay(client, token, payer="Dani", payee="Ana", amount="2000000")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "A payment is at most €1,000,000.00." in html
+    assert re.search(r'<option value="Dani" selected>', html) and re.search(r'<option value="Ana" selected>', html)
+    assert 'value="2000000"' in html
+    client.set_cookie("lang", "es")
+    html = pay(client, token, amount="1,005").get_data(as_text=True)
+    assert "con dos decimales como mucho" in html and 'value="1,005"' in html
+    with app.app_context():
+        assert db.session.query(Payment).count() == 0
+
+
+# -- renaming a member ----------------------------------------------------------------------------------
+def settings_form(client, token) -> dict[str, str]:
+    html = client.get(f"/g/{token}/settings").get_data(as_text=True)
+    data = {"csrf_token": field(html, "csrf_token")}
+    for name in ("name", "target", "stake"):
+        data[name] = field(html, name)
+    data.update(preset="classic", currency="EUR", members="")
+    for i in range(len(re.findall(r'name="current-\d+-id"', html))):
+        data[f"current-{i}-id"] = field(html, f"current-{i}-id")
+        data[f"current-{i}-name"] = field(html, f"current-{i}-name")
+    return data
+
+
+def test_renaming_a_member_keeps_their_history(client, app):
+    token = create_group(client)
+    play_example(client, token)
+    before = group_of(app, token).members
+    form = settings_form(client, token)
+    assert [form[f"current-{i}-name"] for i in range(4)] == ["Ana", "Ben", "Carla", "Dani"]
+    form["current-2-name"] = "Carlita"
+    assert client.post(f"/g/{token}/settings", data=form).status_code == 303
+    after = group_of(app, token).members
+    assert after[2] == (before[2][0], "Carlita", ["Carla"])  # the same member, the old name kept
+    html = client.get(f"/g/{token}").get_data(as_text=True)
+    assert figures(html)["Carlita"]["won"] == "1" and "Carla" not in figures(html)
+    assert standing_order(html) == ["Carlita", "Ana", "Ben", "Dani"]
+    assert "won by Carlita" in html and '<th scope="col">Carlita</th>' in html
+    settle = client.get(f"/g/{token}/settle").get_data(as_text=True)
+    assert balances(settle) == {"Ana": 0, "Ben": -100, "Carlita": 150, "Dani": -50}
+    # A new match under the new name is the same person; a new member under the old one is refused.
+    table = table_in_group(client, token, ["Carlita", "Ana"])
+    enter_points(client, table, 0, {0: 1, 1: 60})
+    enter_points(client, table, 0, {0: 1, 1: 50})
+    assert figures(client.get(f"/g/{token}").get_data(as_text=True))["Carlita"]["played"] == "2"
+    response = client.post(f"/g/{token}/settings", data={**settings_form(client, token), "members": "carla"})
+    assert response.status_code == 400
+    assert "Carla is an earlier name of Carlita" in response.get_data(as_text=True)
+
+
+def test_the_settings_keep_what_was_typed_when_refused(client, app):
+    token = create_group(client)
+    form = settings_form(client, token)
+    form["current-0-name"] = "Benjamín"
+    response = client.post(f"/g/{token}/settings", data={**form, "members": "ben"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "Two players have the same name" in html
+    assert field(html, "current-0-name") == "Benjamín" and ">ben</textarea>" in html
+    assert group_of(app, token).names == ["Ana", "Ben", "Carla", "Dani"]
+
+
+# -- seasons ask first ----------------------------------------------------------------------------------
+def test_a_new_season_asks_first_and_never_leaves_an_empty_one(client, app):
+    token = create_group(client)
+    html = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Start a new season" not in html and "A new season can start once this one has a match." in html
+    response = client.post(f"/g/{token}/seasons", data=season_form_without_page(client, token), follow_redirects=True)
+    assert "Season 1 has no matches yet" in response.get_data(as_text=True)
+    table_in_group(client, token, ["Ana", "Ben"])
+    html = client.get(f"/g/{token}").get_data(as_text=True)
+    assert 'name="confirm" value="season" required' in html
+    unticked = {k: v for k, v in season_form(html).items() if k != "confirm"}
+    response = client.post(f"/g/{token}/seasons", data=unticked, follow_redirects=True)
+    assert "Tick the box to confirm the new season." in response.get_data(as_text=True)
+    assert group_of(app, token).seasons == [1]
+    assert client.post(f"/g/{token}/seasons", data=season_form(html)).status_code == 303
+    again = client.post(f"/g/{token}/seasons", data=season_form(html), follow_redirects=True)  # sent twice
+    assert "Season 2 has already started." in again.get_data(as_text=True)
+    assert group_of(app, token).seasons == [1, 2]
+
+
+def season_form_without_page(client, token) -> dict[str, str]:
+    """The season form as a stale page (or a hand-made post) would send it."""
+    return {"csrf_token": csrf(client, f"/g/{token}"), "season": "1", "confirm": "season"}
+
+
+# -- play again, made once ------------------------------------------------------------------------------
+def test_play_again_twice_makes_one_table_and_moves_the_dealer_once(client, app):
+    token = create_group(client)
+    _first, second = play_example(client, token)
+    html = client.get(f"/g/{token}").get_data(as_text=True)
+    form = {"csrf_token": field(html, "csrf_token"), "table": field(html, "table")}
+    one = client.post(f"/g/{token}/again", data=form)
+    two = client.post(f"/g/{token}/again", data=form)  # a double tap
+    assert one.status_code == two.status_code == 303 and one.headers["Location"] == two.headers["Location"]
+    new = one.headers["Location"].rsplit("/", 1)[1]
+    assert group_of(app, token).tables[-1] == new and len(group_of(app, token).tables) == 3
+    assert table_of(app, new).first_dealer == (table_of(app, second).first_dealer + 1) % 2
+    # From a match still going on, too: the page's last match is the new one.
+    html = client.get(f"/g/{token}").get_data(as_text=True)
+    form = {"csrf_token": field(html, "csrf_token"), "table": field(html, "table")}
+    third = client.post(f"/g/{token}/again", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert table_of(app, third).first_dealer == table_of(app, second).first_dealer
+    assert table_of(app, third).names == ["Ana", "Ben"] and len(group_of(app, token).tables) == 4
+
+
+# -- one role system ------------------------------------------------------------------------------------
+def test_group_links_resolve_through_the_tables_roles(client, app):
+    from companion.services import groups as service
+    from companion.web.access import MEMBER, OWNER, PLAYER, WATCH, group_link
+
+    assert not hasattr(service, "ROLES") and not hasattr(service, "rank") and not hasattr(service, "find")
+    token = create_group(client)
+    group = links(app, token)
+    table = create_table(client, ["Ana", "Ben"])
+    with app.app_context():
+        assert [group_link(t).role for t in (group.owner, group.member, group.watch)] == [OWNER, PLAYER, WATCH]
+        assert MEMBER == PLAYER and group_link(table) is None and group_link("nope") is None
+    response = client.get(f"/g/{group.member}/settings")
+    assert response.status_code == 403 and "member link starts and adds matches" in response.get_data(as_text=True)
 
 
 # -- links and roles ----------------------------------------------------------------------------------------
@@ -547,13 +799,18 @@ def test_group_export_and_import_are_lossless(client, app, tmp_path):
         "submission": "d" * 32,
     }
     client.post(f"/g/{token}/payments", data=form)
-    client.post(f"/g/{token}/seasons", data={"csrf_token": field(html, "csrf_token")})
+    client.post(f"/g/{token}/payments", data=form | {"payer": "Dani", "submission": "e" * 32})
+    with app.app_context():
+        mistaken = db.session.scalar(select(Payment.id).where(Payment.submission == "e" * 32))
+    client.post(f"/g/{token}/payments/undo", data={"csrf_token": form["csrf_token"], "payment": str(mistaken)})
+    client.post(f"/g/{token}/seasons", data=season_form(client.get(f"/g/{token}").get_data(as_text=True)))
     create_table(client, ["Eva", "Fer"])  # not in the group
     web = client.get(f"/g/{token}/export.json")
     assert web.status_code == 200 and len(web.get_json()["tables"]) == 3
     exported = app.test_cli_runner().invoke(args=["export"])
     data = json.loads(exported.output)
     assert len(data["tables"]) == 4 and len(data["groups"]) == 1
+    assert [p["undone_at"] is not None for p in data["groups"][0]["payments"]] == [False, True]  # kept, as undone
     dump = tmp_path / "dump.json"
     dump.write_text(exported.output)
     other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'o.sqlite'}"})

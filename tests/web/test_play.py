@@ -46,6 +46,29 @@ def test_only_people_can_start_a_game(client, app):
     assert response.status_code == 400 and "must be a person" in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ([("Ana", "human")], "Add at least 2 players."),
+        ([("Ana", "human"), ("ana", "good")], "Two players have the same name; give each a different one."),
+        ([("Ana", "human"), ("", "good"), ("Ben", "human")], "Each player needs a name."),
+    ],
+)
+def test_a_mistake_in_the_player_list_comes_back_on_the_form(client, app, players, message):
+    """Found by hand (#22): POST /play/new answered 500 for each of these."""
+    response = new_game(client, players)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and message in html and 'name="players-0"' in html
+    with app.app_context():
+        assert db.session.query(GameTable).count() == 0
+
+
+def test_a_mistake_in_the_player_list_is_worded_in_the_pages_language(client, app):
+    client.set_cookie("lang", "es_AR")
+    html = new_game(client, [("Ana", "human"), ("Ana", "simple")]).get_data(as_text=True)
+    assert "Two players have the same name" not in html and "mismo nombre" in html
+
+
 def test_hotseat_hides_the_cards_until_the_player_takes_the_phone(client, app):
     response = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Robo", "good")])
     token = response.headers["Location"].split("/")[2]
@@ -257,14 +280,14 @@ def test_a_stale_move_from_a_second_phone_is_refused(client, app):
 
 
 def test_after_a_close_a_player_may_show_another_arrangement(client, app):
-    """The SPEC §5 tie example: Ben scores 15 either way; his other arrangement
-    lets Carla lay off the ace of espadas (38 → 37)."""
+    """Ben lays off his 3 of bastos onto Ana's set of threes or onto her bastos
+    run: 36 points either way, and nobody else's points move (SPEC §5)."""
     token = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]).headers["Location"].split("/")[2]
-    _, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
+    _, version = set_deal(app, token, same_points_position(rules_of(app, token)), seats=[0, 1, 2])
     client.post(
-        f"/t/{token}/play", data={"csrf_token": csrf(client), "version": version, "action": "close", "card": "2o"}
+        f"/t/{token}/play", data={"csrf_token": csrf(client), "version": version, "action": "close", "card": "7c"}
     )
-    assert totals(client, token) == [1, 15, 38]
+    assert totals(client, token) == [1, 36, 44]
     page = client.get(f"/t/{token}/play").get_data(as_text=True)
     assert "(1 of 2)" in page
     _, _, version, _ = snapshot(app, token)
@@ -272,10 +295,26 @@ def test_after_a_close_a_player_may_show_another_arrangement(client, app):
         f"/t/{token}/play",
         data={"csrf_token": csrf(client), "version": version, "action": "alt", "seat": "1", "pick": "1"},
     )
-    assert totals(client, token) == [1, 15, 37]
+    assert totals(client, token) == [1, 36, 44]
     assert "(2 of 2)" in client.get(f"/t/{token}/play").get_data(as_text=True)
     with app.app_context():
-        assert db.session.query(Hand).count() == 2  # the first version stays in the history
+        hands = db.session.query(Hand).order_by(Hand.id).all()
+        assert len(hands) == 2  # the first version stays in the history
+        first, second = (next(e.layoffs for e in h.entries if e.seat == 1) for h in hands)
+        assert first != second and {x["card"] for x in first} == {x["card"] for x in second} == {"3b"}
+
+
+def test_the_tie_example_offers_no_arrangement_that_moves_another_players_points(client, app):
+    """Found by hand (#22): in the SPEC §5 tie example Ben's second arrangement
+    let Carla lay off the ace of espadas (38 → 37).  Points are unique: no second
+    arrangement is offered there."""
+    token = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]).headers["Location"].split("/")[2]
+    _, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
+    client.post(
+        f"/t/{token}/play", data={"csrf_token": csrf(client), "version": version, "action": "close", "card": "2o"}
+    )
+    assert totals(client, token) == [1, 15, 38]
+    assert "of 2)" not in client.get(f"/t/{token}/play").get_data(as_text=True)
 
 
 # -- helpers for the tests below ---------------------------------------------------------------
@@ -314,6 +353,25 @@ def tie_position(rules):
             parse_cards("5c 4o 1e 10c 12e 11e 1b"),
         ],
         stock=parse_cards("6o 6c"),
+        discards=parse_cards("10o"),
+        turn=0,
+        turns_taken=3,
+    )
+
+
+def same_points_position(rules):
+    """Ana (seat 0) about to close putting 7c down; Ben's 3b fits two of her melds."""
+    from companion.rules import parse_cards
+
+    return HandGame(
+        rules=rules,
+        dealer=2,
+        hands=[
+            parse_cards("5b 3e 1e 3c 4b 6b 3o 7c"),
+            parse_cards("12b 7o 11c 1b 3b 4o 5o"),
+            parse_cards("12o 6c 10e 10b 11o 1o 2e"),
+        ],
+        stock=parse_cards("6o 6e"),
         discards=parse_cards("10o"),
         turn=0,
         turns_taken=3,
@@ -674,9 +732,9 @@ def closed_tie_on_devices(client, app):
         .split("/")[2]
     )
     _links, seats = links_of(app, token)
-    _deal, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
-    post(client, f"/s/{seats['Ana']}", version=version, action="close", card="2o")
-    assert totals(client, token) == [1, 15, 38]
+    _deal, version = set_deal(app, token, same_points_position(rules_of(app, token)), seats=[0, 1, 2])
+    post(client, f"/s/{seats['Ana']}", version=version, action="close", card="7c")
+    assert totals(client, token) == [1, 36, 44]
     return token, seats
 
 
@@ -686,7 +744,7 @@ def test_pick_must_name_an_arrangement_that_exists(client, app, pick):
     version = snapshot(app, token)[2]
     response = post(client, f"/s/{seats['Ben']}", version=version, action="alt", seat=1, pick=pick)
     assert "no such arrangement" in client.get(response.headers["Location"]).get_data(as_text=True)
-    assert totals(client, token) == [1, 15, 38] and snapshot(app, token)[2] == version
+    assert totals(client, token) == [1, 36, 44] and snapshot(app, token)[2] == version
 
 
 def test_a_seat_link_cannot_change_another_seats_arrangement(client, app):
@@ -694,11 +752,12 @@ def test_a_seat_link_cannot_change_another_seats_arrangement(client, app):
     version = snapshot(app, token)[2]
     response = post(client, f"/s/{seats['Ana']}", version=version, action="alt", seat=1, pick=1)
     assert "not yours" in client.get(response.headers["Location"]).get_data(as_text=True)
-    assert totals(client, token) == [1, 15, 38]
+    assert snapshot(app, token)[2] == version  # refused: nothing changed
     assert "(1 of 2)" not in client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
     assert "(1 of 2)" in client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
     post(client, f"/s/{seats['Ben']}", version=version, action="alt", seat=1, pick=1)
-    assert totals(client, token) == [1, 15, 37]
+    assert "(2 of 2)" in client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    assert totals(client, token) == [1, 36, 44]
 
 
 def finished_digital_match(client, app, mode="hotseat"):

@@ -124,8 +124,15 @@ def test_changing_the_target_mid_match_recomputes_eliminations(client, app):
     response = client.post(
         f"/t/{owner}/settings", data={"csrf_token": csrf(client), "version": version, "target": "10", "reentries": "1"}
     )
-    assert response.status_code == 400 and "no longer fit" in response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "With this change the match ends in hand 1, before hand 2." in response.get_data(as_text=True)
     assert table_of(app, owner).rules.target == 50
+    client.set_cookie("lang", "es")  # the reason is worded in the page's language, naming the hand
+    response = client.post(
+        f"/t/{owner}/settings", data={"csrf_token": csrf(client), "version": version, "target": "10", "reentries": "1"}
+    )
+    assert response.status_code == 400 and "mano 2" in response.get_data(as_text=True)
+    assert "before hand" not in response.get_data(as_text=True)
 
 
 def test_bad_settings_are_refused(client, app):

@@ -211,12 +211,20 @@ def test_refused_layoffs_name_the_rule(client, hands, params, message):
     assert "Cannot lay off" in page and message in page
 
 
-def test_equal_arrangements_can_be_picked_and_later_players_follow(client):
+def test_equal_arrangements_can_be_picked_and_nobody_elses_points_move(client):
+    """Ben's 3b fits Ana's threes or her bastos run: 36 points either way."""
+    hands = ["5b 3e 1e 3c 4b 6b 3o 7c", "12b 7o 11c 1b 3b 4o 5o", "12o 6c 10e 10b 11o 1o 2e"]
+    page = text(layoffs(client, hands))
+    assert "Player 2 36 points" in page and "Player 3 44 points" in page and "(1 of 2)" in page
+    page = text(layoffs(client, hands, c1="1"))
+    assert "Player 2 36 points" in page and "Player 3 44 points" in page and "(2 of 2)" in page
+
+
+def test_the_tie_example_offers_no_second_arrangement(client):
+    """SPEC §5 tie example: Ben's other showing would let Carla lay off 1e (38 → 37); not offered (#22)."""
     hands = ["5b 7o 2o 7c 4b 7b 3b 1c", "3o 4e 1o 3e 2e 3c 10b", "5c 4o 1e 10c 12e 11e 1b"]
     page = text(layoffs(client, hands))
-    assert "Player 3 38 points" in page and "(1 of 2)" in page
-    page = text(layoffs(client, hands, c1="1"))
-    assert "Player 3 37 points" in page and "(2 of 2)" in page
+    assert "Player 3 38 points" in page and "of 2)" not in page
 
 
 def test_layoff_bad_input(client):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.extensions import db
 from companion.models import GameTable
 
-from .helpers import create_table, enter_points, field, table_of
+from .helpers import create_table, enter_points, field, rematch, table_of
 
 
 def test_two_taps_on_rematch_make_one_table(client, app):
@@ -33,3 +33,23 @@ def test_rematch_is_refused_while_the_match_goes_on(client, app):
     assert "The match is still going on." in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(GameTable).count() == 1
+
+
+def test_a_groups_rematch_stays_in_the_group(client, app):
+    """Found by hand (#22): the rematch of a group's table had no group, so
+    its pot never reached the ledger; the scoreboard now names the group."""
+    from .test_groups import create_group, table_in_group
+
+    group = create_group(client)
+    token = table_in_group(client, group, ["Ana", "Ben"])
+    assert "Counts for the group Friday" in client.get(f"/t/{token}").get_data(as_text=True)
+    enter_points(client, token, 1, {0: 60, 1: -10})
+    enter_points(client, token, 1, {0: 60, 1: -10})
+    new = rematch(client, token).headers["Location"].rsplit("/", 1)[1]
+    old, made = table_of(app, token), table_of(app, new)
+    assert made.group_id == old.group_id is not None
+    assert made.overrides == old.overrides and made.rules.stake == old.rules.stake > 0
+    assert made.first_dealer == (old.first_dealer + 1) % 2
+    assert "Counts for the group Friday" in client.get(f"/t/{new}").get_data(as_text=True)
+    html = client.get(f"/g/{group}").get_data(as_text=True)
+    assert made.player_token in html or made.watch_token in html  # the group lists the rematch among its matches

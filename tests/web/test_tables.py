@@ -13,6 +13,7 @@ from .helpers import (
     GERMAN,
     create_table,
     csrf,
+    decide_reentry,
     enter_cards,
     enter_points,
     hand_count,
@@ -338,8 +339,81 @@ def test_an_edit_that_breaks_later_hands_is_refused(client, app):
     enter_points(client, token, 1, {0: 10, 1: 3, 2: 20})
     # Correcting hand 2 to 60 puts Ana out before hand 3, where she scored.
     response = enter_points(client, token, 1, {0: 60, 1: 3, 2: 20}, number=2, expect=400)
-    assert "Undo the later hands first" in response.get_data(as_text=True)
+    assert (
+        "With this change Ana is out before hand 3, yet has points in it. "
+        "Undo hand 3 (the last one) first, then save the correction."
+    ) in response.get_data(as_text=True)
     assert totals(client, token) == [70, 9, 60] and hand_count(app) == 3
+
+
+def test_a_correction_that_breaks_a_later_hand_names_it_in_the_pages_language(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 1, {0: 50, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 10, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 10, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 10, 1: 3, 2: 20})
+    client.set_cookie("lang", "es")
+    html = enter_points(client, token, 1, {0: 60, 1: 3, 2: 20}, number=2, expect=400).get_data(as_text=True)
+    assert "Con este cambio Ana queda fuera antes de la mano 3, pero tiene puntos en ella." in html
+    assert (
+        "Deshacé" not in html and "Deshaz las últimas 2 manos (desde la mano 3) y luego guarda la corrección." in html
+    )
+    assert "cannot score" not in html and "out and" not in html
+    client.set_cookie("lang", "es_AR")
+    html = enter_points(client, token, 1, {0: 60, 1: 3, 2: 20}, number=2, expect=400).get_data(as_text=True)
+    assert "Deshacé las últimas 2 manos (desde la mano 3) y después guardá la corrección." in html
+    assert totals(client, token) == [80, 12, 80] and hand_count(app) == 4
+
+
+def test_spec_6_carlas_chinchon_by_points_saves_although_the_others_would_go_out_first(client, app):
+    # Ben 92, Carla 67, Dani 89 still in (Ana out); Carla's Chinchón with Ben 20
+    # and Dani 15 used to be refused: "The match is already over." in English.
+    token = create_table(client, ["Ana", "Ben", "Carla", "Dani"])
+    enter_points(client, token, 2, {0: 60, 1: 50, 2: 2, 3: 45})
+    enter_points(client, token, 2, {0: 45, 1: 42, 2: 4, 3: 54})
+    decide_reentry(client, token, 0, buy=False)
+    enter_points(client, token, 3, {1: 0, 2: 61, 3: -10})
+    assert totals(client, token) == [105, 92, 67, 89]
+    client.set_cookie("lang", "es")
+    enter_points(client, token, 2, {1: 20, 2: -10, 3: 15}, chinchon=True)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "¡Gana Carla!" in html and "¡Chinchón! La partida termina en el acto." in html
+    assert hand_count(app) == 4 and totals(client, token) == [105, 112, 57, 104]
+
+
+def test_after_a_winning_chinchon_the_others_later_points_do_not_block_a_correction(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20})
+    enter_points(client, token, 1, {0: 20, 1: 3, 2: 20})
+    enter_points(client, token, 2, {0: 15, 1: 30, 2: -10}, chinchon=True)
+    client.set_cookie("lang", "es")
+    # Hand 2 was 50 for Ana: she went out then, yet has points in the Chinchón hand.
+    enter_points(client, token, 1, {0: 50, 1: 3, 2: 20}, number=2)
+    assert "¡Gana Carla!" in client.get(f"/t/{token}").get_data(as_text=True)
+    history = client.get(f"/t/{token}/history").get_data(as_text=True)
+    assert (
+        "Mano 3: el chinchón terminó la partida en el acto, antes de que contaran los puntos de esta mano." in history
+    )
+    assert totals(client, token) == [110, 6, 40]
+
+
+# Ben closes; Carla may keep her four tens or lay the 10 of copas off onto Ben's
+# copas run: either way 25, but laid off it lets Ana lay off her 11 of copas.
+CARLAS_TENS = {0: "1b 2b 3b 4b 11c 4e 5o", 1: "5c 6c 7c 1o 2o 3o 1e 12b", 2: "10o 10e 10b 10c 12e 6b 11o"}
+
+
+def test_spec_5_no_other_arrangement_is_offered_that_would_move_anas_points(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    data = hand_form(client, token)
+    data.update({"closer": "1", "mode": "cards", "discard": ""})
+    data.update({f"h{seat}": cards.split() for seat, cards in CARLAS_TENS.items()})
+    html = client.post(f"/t/{token}/hands/new", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Another arrangement" not in html
+    for alt in ("2:1", "2:2"):  # an old form asking for another arrangement gets the engine's
+        html = client.post(f"/t/{token}/hands/new", data={**data, "alt": alt}, headers={"HX-Request": "true"})
+        assert "Another arrangement" not in html.get_data(as_text=True)
+    enter_cards(client, token, 1, CARLAS_TENS, extra={"c2": "1"})
+    assert totals(client, token) == [18, 1, 25]
 
 
 def test_edit_a_hand_entered_with_cards(client, app):
