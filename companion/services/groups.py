@@ -30,9 +30,10 @@ from ..rules import get_rules
 from ..rules.match import NAME_LENGTH
 from ..rules.names import name_key, normalize_name
 from .ledger import fewest_payments, from_cents, split_pot, to_cents
-from .play import DEFAULT_PACE, Pace, create_digital_table
-from .scoreboard import Standing, create_table, standing
-from .unit import ServiceError, StaleError, claim, new_token
+from .play import DEFAULT_PACE, Pace
+from .rematch import play_on
+from .scoreboard import Standing, standing
+from .unit import ServiceError, new_token
 
 MIN_MEMBERS = 2
 MAX_MEMBERS = 24
@@ -251,10 +252,6 @@ def add_table_by_link(group: Group, link: str) -> bool:
     return True
 
 
-def _made_from(table: GameTable) -> GameTable | None:
-    return db.session.scalar(select(GameTable).where(GameTable.rematch_of_id == table.id).order_by(GameTable.id))
-
-
 def play_again(group: Group, source: int | None, *, pace: Pace = DEFAULT_PACE) -> GameTable:
     """A new table in the group from the match ``source`` (the group's last,
     as the page showed it), finished or not: the same players (members under
@@ -265,36 +262,8 @@ def play_again(group: Group, source: int | None, *, pace: Pace = DEFAULT_PACE) -
     last = next((t for t in tables if t.id == source), None) if source is not None else (tables or [None])[-1]
     if last is None:
         raise ServiceError("no_match", "again")
-    made = _made_from(last)
-    if made is not None:
-        return made
-    if standing(last).state.finished:
-        try:
-            claim(last, last.version)  # two phones racing: one makes the table
-        except StaleError:
-            made = _made_from(last)
-            if made is not None:
-                return made
-            raise
-    common = dict(
-        name=last.name,
-        preset=last.preset,
-        overrides=dict(last.overrides),
-        first_dealer=(last.first_dealer + 1) % len(last.players),
-        suit_style=last.suit_style,
-        rematch_of=last,
-    )
-    players = counted_names(identities(group), last.names)
-    if last.kind == "digital":
-        table = create_digital_table(
-            **common,
-            players=[(name, p.kind) for name, p in zip(players, last.players, strict=True)],
-            mode=last.play_mode or "hotseat",
-            hints=last.hints_allowed,
-            pace=pace,
-        )
-    else:
-        table = create_table(**common, players=players)
+    names = counted_names(identities(group), last.names)
+    table = play_on(last, last.version, names=names, pace=pace, claim_it=standing(last).state.finished)
     add_table(group, table)
     return table
 

@@ -1,17 +1,19 @@
 """A rematch: the same players, rules, stake and group, the dealer moved on by one.
 
 One function serves physical tables, digital games and the tables of a
-group.  It claims the finished table's version, so two taps (or two phones)
-make one rematch: every later call answers the one already made.
+group (a group's "Play again" too).  It claims the finished table's version,
+so two taps (or two phones) make one rematch: every later call answers the
+one already made.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import GameTable, Group
-from .groups import touch
+from ..models import GameTable, Group, now
 from .play import DEFAULT_PACE, Pace, create_digital_table
 from .scoreboard import create_table, standing
 from .unit import ServiceError, StaleError, claim
@@ -33,13 +35,33 @@ def rematch(table: GameTable, version: int | None, *, pace: Pace = DEFAULT_PACE)
         return made
     if not standing(table).state.finished:
         raise ServiceError("match_on", "rematch")
+    return play_on(table, version, pace=pace)
+
+
+def play_on(
+    table: GameTable,
+    version: int | None,
+    *,
+    names: Sequence[str] | None = None,
+    pace: Pace = DEFAULT_PACE,
+    claim_it: bool = True,
+) -> GameTable:
+    """The next match of ``table``'s players (``names``: under these names
+    instead), made once: claims ``table``'s version (unless ``claim_it`` is
+    false: a group plays again from a match still going on, which stays as
+    it is), and a call that loses the race answers the table the winner made."""
+    made = the_rematch(table)
+    if made is not None:
+        return made
     try:
-        claim(table, version)
+        if claim_it:
+            claim(table, version)
     except StaleError:
-        made = the_rematch(table)  # the other tap's rematch, committed meanwhile
+        made = the_rematch(table)  # the other tap's, committed meanwhile
         if made is not None:
             return made
         raise
+    names = list(names or table.names)
     common = dict(
         name=table.name,
         preset=table.preset,
@@ -51,16 +73,16 @@ def rematch(table: GameTable, version: int | None, *, pace: Pace = DEFAULT_PACE)
     if table.kind == "digital":
         new = create_digital_table(
             **common,
-            players=[(p.name, p.kind) for p in table.players],
+            players=[(name, p.kind) for name, p in zip(names, table.players, strict=True)],
             mode=table.play_mode or "hotseat",
             hints=table.hints_allowed,
             pace=pace,
         )
     else:
-        new = create_table(**common, players=table.names)
+        new = create_table(**common, players=names)
     if table.group_id is not None:
         new.group_id = table.group_id
         group = db.session.get(Group, table.group_id)
         if group is not None:
-            touch(group)
+            group.updated_at = now()
     return new
