@@ -212,15 +212,28 @@ def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int]
         return
     db.session.flush()
     try:
-        hand = store_hand(table, table.version, f"deal-{deal.id}", hand_input(deal, game, choices))
+        hand = _store(table, deal, game, f"deal-{deal.id}", choices)
     except AlreadySaved:
         return
     hand.dealer_seat = deal.seats[game.dealer]  # after a void hand the dealer moved on
     deal.hand_id = hand.id
 
 
+def _store(table: GameTable, deal: Deal, game: HandGame, submission: str, choices=None, replaces=None) -> Hand:
+    """The deal's hand on the scoreboard as it was played: the closer shows
+    the seven cards kept, so the card put face down is the one the player
+    chose (not the engine's best discard); the entry keeps all eight."""
+    hand = store_hand(table, table.version, submission, hand_input(deal, game, choices), replaces=replaces)
+    closer_seat = deal.seats[game.closer]  # type: ignore[index]
+    hand.discard = str(game.closing_discard)
+    for entry in hand.entries:
+        if entry.seat == closer_seat:
+            entry.cards = f"{entry.cards} {game.closing_discard}".strip()
+    return hand
+
+
 def hand_input(deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> HandInput:
-    cards = {deal.seats[i]: list(h) for i, h in enumerate(game.hands)}
+    cards = {deal.seats[i]: list(h) for i, h in enumerate(game.shown_hands())}
     data = HandInput(closer=deal.seats[game.closer], mode="cards", cards=cards, first_round=game.first_round)  # type: ignore[index]
     data.choices = dict(choices or {})
     return data
@@ -253,9 +266,7 @@ def choose_arrangement(
     by_table_seat = {deal.seats[i]: k for i, k in choices.items()}
     claim(deal, version)
     old = db.session.get(Hand, deal.hand_id)
-    data = hand_input(deal, game)
-    data.choices = by_table_seat
-    hand = store_hand(table, table.version, f"deal-{deal.id}-v{deal.version}", data, replaces=old)
+    hand = _store(table, deal, game, f"deal-{deal.id}-v{deal.version}", by_table_seat, replaces=old)
     deal.hand_id = hand.id
 
 

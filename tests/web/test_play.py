@@ -304,6 +304,25 @@ def test_after_a_close_a_player_may_show_another_arrangement(client, app):
         assert first != second and {x["card"] for x in first} == {x["card"] for x in second} == {"3b"}
 
 
+def test_the_card_put_face_down_is_the_one_the_player_chose(client, app):
+    """Found by a fresh-eyes test (#22): "Close with 1c face down · you score 2"
+    stored the engine's best discard (2o, 1 point) instead of the 1c chosen."""
+    token = new_game(client, [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]).headers["Location"].split("/")[2]
+    _, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
+    html = client.get(f"/t/{token}/play?show={version}").get_data(as_text=True)
+    assert "you score 2" in html and "you score 1" in html
+    client.post(
+        f"/t/{token}/play",
+        data={"csrf_token": csrf(client), "version": version, "action": "discard", "card": "2o", "close": "1c"},
+    )
+    game = snapshot(app, token)[3]
+    assert game.closing_discard == parse_card("1c")
+    assert totals(client, token) == [r.points for r in game.settle().results] and totals(client, token)[0] == 2
+    with app.app_context():
+        hand = db.session.query(Hand).one()
+        assert hand.discard == "1c" and next(e for e in hand.entries if e.seat == 0).cards.split()[-1] == "1c"
+
+
 def test_the_tie_example_offers_no_arrangement_that_moves_another_players_points(client, app):
     """Found by hand (#22): in the SPEC §5 tie example Ben's second arrangement
     let Carla lay off the ace of espadas (38 → 37).  Points are unique: no second
