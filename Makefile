@@ -25,7 +25,9 @@ system:
 	bash scripts/ensure-system.sh
 	npm ci --no-audit --no-fund --silent
 
-test: $(STAMP) system
+# The Python packages and the system ones (and npm's) install side by side.
+test:
+	+$(MAKE) --no-print-directory -j2 $(STAMP) system
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports

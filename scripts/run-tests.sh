@@ -1,16 +1,68 @@
 #!/usr/bin/env bash
-# The whole suite: engine, web (SQLite, then PostgreSQL), browser tests.
-set -euo pipefail
+# The whole suite in three steps, each timed (the times are printed at the end):
+#   1. everything but the browser tests on SQLite, one pytest-xdist worker per
+#      core; each worker's databases are SQLite files in its own tmp dir;
+#   2. the browser tests (tests/e2e), two workers: each runs its own live
+#      server (a free port, its own SQLite file) and its own Chromium;
+#   3. on PostgreSQL, only the tests marked ``postgres`` (tests/conftest.py,
+#      POSTGRES_TESTS says which and why: where the two databases differ),
+#      one worker per core, each with its own database (companion_gw0, ...).
+# PostgreSQL starts in the background while step 1 runs.  Every step runs even
+# when an earlier one failed; the script fails if any did (or selected no test).
+# SKIP_POSTGRES=1 leaves step 3 out; PYTEST_WORKERS and E2E_WORKERS set the workers.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
+PYTEST=("$BIN/pytest" -q -p no:cacheprovider)
+WORKERS=${PYTEST_WORKERS:-auto}
+E2E_WORKERS=${E2E_WORKERS:-2}
+TIMES=()
+FAILED=()
 
-# 1. Everything on SQLite, browser tests included.
-$BIN/pytest -q -p no:cacheprovider
+step() {
+  local name=$1 start=$SECONDS rc=0
+  shift
+  echo "== $name"
+  "$@" || rc=$?
+  TIMES+=("$(printf '%-42s %4d s' "$name" $((SECONDS - start)))")
+  case $rc in
+    0) ;;
+    5) FAILED+=("$name (no test selected)") ;;
+    *) FAILED+=("$name (exit $rc)") ;;
+  esac
+}
 
-# 2. The web tests again on PostgreSQL, started here and stopped on exit.
+finish() {
+  [ -n "${PG_STARTED:-}" ] && stop_postgres
+  echo "== times"
+  printf '%s\n' "${TIMES[@]}"
+  if [ ${#FAILED[@]} -gt 0 ]; then
+    printf 'FAILED: %s\n' "${FAILED[@]}"
+    exit 1
+  fi
+}
+trap finish EXIT
+
 if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
   source scripts/postgres.sh
-  start_postgres
-  trap stop_postgres EXIT
-  TEST_DATABASE_URL="$PG_URL" $BIN/pytest -q -p no:cacheprovider tests/web -m "not e2e"
+  PG_LOG=$(mktemp)
+  (start_postgres) >"$PG_LOG" 2>&1 &
+  PG_STARTING=$!
+  PG_VERSION=$(ls /usr/lib/postgresql | sort -n | tail -1) # for stop_postgres
+  PG_STARTED=1
+fi
+
+step "1. SQLite: engine, bots, services, web" "${PYTEST[@]}" -n "$WORKERS" --dist worksteal -m "not e2e"
+step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" -m e2e tests/e2e
+
+if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
+  if wait "$PG_STARTING"; then
+    # The stateful model test runs a shorter program here: every step is a few
+    # round trips to the server, and step 1 ran the full one already.
+    step "3. PostgreSQL: tests marked postgres" env TEST_DATABASE_URL="$PG_URL" RECORD_MODEL_EXAMPLES=12 \
+      "${PYTEST[@]}" -n "$WORKERS" --dist worksteal -m "postgres and not e2e"
+  else
+    cat "$PG_LOG" >&2
+    FAILED+=("PostgreSQL did not start")
+  fi
 fi

@@ -7,6 +7,104 @@ import pytest
 from companion import create_app
 from companion.extensions import db
 
+#: Tests run again on PostgreSQL (``scripts/run-tests.sh``, ``-m postgres``):
+#: only those where the two databases behave differently.  Each entry is a
+#: node id (a folder, a file, or a test with all its parameters) and why
+#: it is here.  The rest of the suite touches the database only through
+#: SQLAlchemy in ways both databases agree on, and runs on SQLite only.
+POSTGRES_TESTS = {
+    # The match record itself: conditional UPDATE row counts (version claims),
+    # unique constraints raising on flush, JSON columns, rollbacks, cascades.
+    "tests/services/": "every write of the record, incl. the stateful model test",
+    # Alembic: real ALTER TABLE on PostgreSQL, batch (copy-and-move) mode on SQLite.
+    "tests/web/test_groups.py::test_the_migration_matches_the_models": "migrations DDL",
+    # JSON and datetime columns written and read back whole through export/import.
+    "tests/web/test_groups.py::test_group_export_and_import_are_lossless": "JSON/datetime round trip",
+    "tests/web/test_production.py::test_export_and_import_are_lossless": "JSON/datetime round trip",
+    "tests/web/test_hints.py::test_export_keeps_the_hint_option_and_the_hints_asked": "JSON column round trip",
+    # Datetime comparisons done in SQL (naive timestamps, no SQLite affinity).
+    "tests/web/test_groups.py::test_purge_leaves_groups_with_recent_activity_alone": "datetime comparison in SQL",
+    "tests/web/test_production.py::test_purge_removes_idle_tables_only": "datetime comparison in SQL",
+    # Two requests racing: row locks and the conditional UPDATE on PostgreSQL,
+    # the file lock on SQLite.
+    "tests/web/test_play.py::test_three_next_posts_at_once_deal_exactly_once": "real concurrency",
+    "tests/web/test_play.py::test_a_repeated_next_with_an_old_version_deals_nothing": "version claim",
+    "tests/web/test_play.py::test_a_stale_move_from_a_second_phone_is_refused": "version claim",
+    "tests/web/test_tables.py::test_a_stale_form_is_refused_with_a_fresh_view": "version claim",
+    "tests/web/test_entry_scoreboard.py::test_restore_is_version_checked_and_not_after_a_new_hand": "version claim",
+    "tests/web/test_entry_mixed.py::test_a_stale_save_keeps_the_second_phones_entry_to_save_as_the_next_hand": (
+        "version claim"
+    ),
+    "tests/web/test_pwa.py::test_a_queued_hand_meeting_a_newer_version_gets_what_is_stored": "version claim",
+    # An out-of-range integer: PostgreSQL's int4 overflows where SQLite stores anything.
+    "tests/web/test_production.py::test_a_garbled_version_is_refused_not_a_server_error": "int4 bounds",
+    # One-time submission ids: unique constraints per table.
+    "tests/web/test_tables.py::test_a_replayed_submission_is_stored_once": "unique constraint",
+    "tests/web/test_security.py::test_a_submission_id_seen_on_another_table_does_not_block_a_save": "unique constraint",
+    "tests/web/test_security.py::test_a_replayed_form_is_stored_once_per_table": "unique constraint",
+    # Text PostgreSQL refuses and SQLite stores: NUL bytes, strings longer
+    # than their VARCHAR (random form values reach the database here).
+    "tests/web/test_security.py::test_a_nul_byte_in_a_name_is_refused_and_nothing_is_stored": "NUL in text",
+    "tests/web/test_security.py::test_names_are_stored_clean": "text stored as typed",
+    "tests/web/test_production.py::test_forms_survive_fuzzing_and_store_nothing": "NUL and VARCHAR lengths",
+    "tests/web/test_production.py::test_new_table_form_survives_fuzzing": "NUL and VARCHAR lengths",
+}
+
+
+def _worker_database_url() -> str | None:
+    """``TEST_DATABASE_URL`` for this process: with pytest-xdist every worker
+    gets its own PostgreSQL database (``companion`` → ``companion_gw0``),
+    created here, so that no two workers drop each other's tables."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker or not url.startswith("postgresql"):
+        return url
+    from sqlalchemy import create_engine, make_url, text
+
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    if os.environ.get("_TEST_DATABASE_WORKER") == name:
+        return url  # already switched (a re-imported conftest)
+    engine = create_engine(base, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        if connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}) is None:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    os.environ["_TEST_DATABASE_WORKER"] = name
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def pytest_configure(config):
+    url = _worker_database_url()
+    if url:
+        # Tests that read the variable themselves (the schemathesis app) see the worker's database too.
+        os.environ["TEST_DATABASE_URL"] = url
+
+
+def _names(key: str, nodeid: str) -> bool:
+    """A folder or file names everything in it; a test names itself and its parameters."""
+    if key.endswith(("/", ".py")):
+        return nodeid.startswith(key)
+    return nodeid == key or nodeid.startswith(key + "[")
+
+
+def pytest_collection_modifyitems(config, items):
+    matched = dict.fromkeys(POSTGRES_TESTS, 0)
+    files = set()
+    for item in items:
+        nodeid = item.nodeid
+        files.add(nodeid.split("::", 1)[0])
+        for key in POSTGRES_TESTS:
+            if _names(key, nodeid):
+                item.add_marker(pytest.mark.postgres)
+                matched[key] += 1
+    # The PostgreSQL run selects by this list: a test renamed or gone must not
+    # silently drop out of it.
+    if "postgres" in (config.option.markexpr or ""):
+        missing = [p for p, n in matched.items() if not n and p.split("::", 1)[0] in files]
+        if missing:
+            raise pytest.UsageError("POSTGRES_TESTS names tests that do not exist: " + ", ".join(missing))
+
 
 @pytest.fixture
 def app(tmp_path):

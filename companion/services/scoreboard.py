@@ -11,6 +11,7 @@ import copy
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
@@ -87,7 +88,14 @@ def change_settings(table: GameTable, version: int | None, name: str, overrides:
 
 
 def delete_table(table: GameTable) -> None:
-    """The owner deletes a table and everything it holds."""
+    """The owner deletes a table and everything it holds; its rematch, if
+    any, stays (it no longer names the table it came from)."""
+    db.session.execute(
+        update(GameTable)
+        .where(GameTable.rematch_of_id == table.id)
+        .values(rematch_of_id=None)
+        .execution_options(synchronize_session=False)
+    )
     db.session.delete(table)
 
 

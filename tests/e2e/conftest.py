@@ -1,5 +1,10 @@
 """Browser tests: the real app on a local port, driven in Debian's Chromium
-at a phone-sized viewport."""
+at a phone-sized viewport.
+
+Nothing here is shared between processes: each test's server listens on a
+free port with its own SQLite file, and each pytest-xdist worker launches its
+own Chromium, so the browser tests may run in parallel (``-n``;
+scripts/run-tests.sh runs two workers)."""
 
 from __future__ import annotations
 
