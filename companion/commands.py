@@ -12,6 +12,7 @@ from sqlalchemy import select
 from .extensions import db
 from .models import GameTable, Group
 from .services.transfer import FORMAT, export_bundle, idle_groups, import_bundle, purge
+from .services.unit import transaction
 
 
 def init_app(app: Flask) -> None:
@@ -38,8 +39,8 @@ def init_app(app: Flask) -> None:
         data = json.load(source)
         if data.get("format") != FORMAT:
             raise click.ClickException(f"unknown export format {data.get('format')!r}")
-        added, skipped, groups_added, groups_skipped = import_bundle(data)
-        db.session.commit()
+        with transaction():
+            added, skipped, groups_added, groups_skipped = import_bundle(data)
         click.echo(f"imported {added} table(s), skipped {skipped} already present")
         if data.get("groups"):
             click.echo(f"imported {groups_added} group(s), skipped {groups_skipped} already present")
@@ -50,7 +51,8 @@ def init_app(app: Flask) -> None:
     def purge_command(days: int, dry_run: bool) -> None:
         """Remove tables nobody has touched for DAYS days."""
         groups = idle_groups(timedelta(days=days))
-        count = purge(timedelta(days=days), dry_run)
+        with transaction():
+            count = purge(timedelta(days=days), dry_run)
         click.echo(f"{'would remove' if dry_run else 'removed'} {count} table(s) idle for over {days} days")
         if groups:
             click.echo(

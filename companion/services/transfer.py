@@ -266,7 +266,6 @@ def purge(older_than: timedelta, dry_run: bool = False) -> int:
             db.session.delete(table)
         for group in db.session.scalars(select(Group).where(Group.id.not_in(kept_groups))):
             db.session.delete(group)
-        db.session.commit()
     return len(idle)
 
 
