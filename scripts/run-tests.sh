@@ -56,7 +56,9 @@ step "1. SQLite: engine, bots, services, web" "${PYTEST[@]}" -n "$WORKERS" --dis
 step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" -m e2e tests/e2e
 
 if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
-  if wait "$PG_STARTING"; then
+  # Started in the background; started again (a no-op when it runs) in case
+  # something stopped it meanwhile, e.g. another checkout's run on this machine.
+  if wait "$PG_STARTING" && start_postgres >>"$PG_LOG" 2>&1 && pg_isready -q -h 127.0.0.1; then
     # The stateful model test runs a shorter program here: every step is a few
     # round trips to the server, and step 1 ran the full one already.
     step "3. PostgreSQL: tests marked postgres" env TEST_DATABASE_URL="$PG_URL" RECORD_MODEL_EXAMPLES=12 \
