@@ -5,29 +5,27 @@ from __future__ import annotations
 
 import unicodedata
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
-    DecimalField,
     FieldList,
     Form,
     FormField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectChoice,
     SelectField,
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, Optional
 
 from ..models import Group
 from ..rules import ChinchonError, get_rules
 from ..rules.names import normalize_name
 from ..services.groups import CURRENCIES, MAX_MEMBERS, verify_members
 from ..web.forms import PRESET_CHOICES
+from ..web.house_rules import HouseRules, house_field
 from ..web.messages import error_text
 
 #: What separates two names in the members box: a line break (any that
@@ -62,7 +60,9 @@ def split_names(text: str) -> list[str]:
     return [name for name in (normalize_name(n) for n in names) if name]
 
 
-class GroupForm(FlaskForm):
+class GroupForm(HouseRules, FlaskForm):
+    """A new group: its name, members, currency and usual rules (every house rule)."""
+
     name = StringField(_l("Group name"), validators=[InputRequired(), Length(max=80)])
     members = TextAreaField(
         _l("Members"),
@@ -70,15 +70,7 @@ class GroupForm(FlaskForm):
         description=_l("One name per line (or separated by commas), as they appear at the table."),
     )
     preset = RadioField(_l("Usual rules"), choices=PRESET_CHOICES, default="classic", validators=[InputRequired()])
-    target = IntegerField(
-        _l("A player is out over"), default=100, validators=[InputRequired(), NumberRange(min=1, max=10000)]
-    )
-    stake = DecimalField(
-        _l("Usual stake per player (optional)"),
-        places=2,
-        validators=[Optional(), NumberRange(min=0, max=1000000)],
-        description=_l("Paid into the pot at the start and at every re-entry; the winner takes the pot."),
-    )
+    stake = house_field("stake", label=_l("Usual stake per player (optional)"))
     currency = SelectField(_l("Currency"), choices=[SelectChoice(c, c) for c in CURRENCIES], default="EUR")
 
     def member_names(self) -> list[str]:
@@ -88,14 +80,6 @@ class GroupForm(FlaskForm):
         """Every member the form would leave, in order."""
         return self.member_names()
 
-    def overrides(self) -> dict[str, object]:
-        options: dict[str, object] = {}
-        if self.target.data is not None and self.target.data != 100:
-            options["target"] = self.target.data
-        if self.stake.data:
-            options["stake"] = str(self.stake.data)
-        return options
-
     def problem(self) -> tuple[str, str] | None:
         """What is wrong beyond each field on its own: ``(field, message)``,
         in the same words as a table's players (the same checks)."""
@@ -103,8 +87,6 @@ class GroupForm(FlaskForm):
             verify_members(self.all_names())
         except ChinchonError as error:
             return "members", error_text(error)
-        if self.stake.data is not None and self.stake.data.as_tuple().exponent < -2:
-            return "stake", _("The stake is counted in cents: at most two decimals.")
         try:
             get_rules(self.preset.data, **self.overrides())
         except ChinchonError as error:
@@ -154,11 +136,10 @@ class GroupSettingsForm(GroupForm):
                     "name": group.name,
                     "current": [{"id": str(m.id), "name": m.name} for m in group.members],
                     "preset": group.preset,
-                    "target": group.rules.target,
-                    "stake": group.rules.stake or None,
                     "currency": group.currency,
                 }
             )
+            form.fill(group.overrides)
         form.group = group
         return form
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import Deal, GameTable
-from ..rules import Card, best_melds
-from ..rules.close import check_close
+from ..rules import SUITS, Card, best_melds
+from ..rules.close import Reason, check_close
 from ..rules.game import Close, Discard, Draw, HandGame, Move, Phase, Reshuffle, Void
 from ..services.scoreboard import Standing, next_seat, standing
 
@@ -104,6 +104,7 @@ def seat_page(
         "groups": [],
         "drawn": None,
         "closes": [],
+        "why": None,  # why the player to discard cannot close
         "players": [
             {
                 "name": seat_names[i],
@@ -128,10 +129,8 @@ def seat_page(
         "reshuffles": game.reshuffles,
         "max_reshuffles": rules.max_reshuffles,
     }
-    if game.void is not None:
-        seats_in = current.seats_in
-        if seats_in:
-            view["next_dealer"] = names[next_seat(deal.seats[game.dealer], seats_in)]
+    if game.closer is None and (seats_in := current.seats_in):  # who deals after a void hand
+        view["next_dealer"] = names[next_seat(deal.seats[game.dealer], seats_in)]
     if engine_seat is None:
         return view
     hand = list(game.hands[engine_seat])
@@ -142,13 +141,28 @@ def seat_page(
         view["drawn"] = last.card
     view["hand"] = sorted(hand)
     arranged = best_melds(hand, rules, copies=rules.copies(len(table.players)))
-    key = rules.card_keys.get
     view["groups"] = [Group(sorted(m), None) for m in arranged.melds] + [
-        Group([c], rules.value(c)) for c in sorted(arranged.deadwood, key=lambda c: key(c, 0))
+        Group([c], rules.value(c)) for c in sorted(arranged.deadwood, key=by_suit)
     ]
     if game.phase == Phase.DISCARD and game.turn == engine_seat:
-        for card in dict.fromkeys(sorted(hand)):
-            verdict = check_close(hand, rules, game.first_round, card, players=game.players)
-            if verdict.legal:
-                view["closes"].append(CloseOption(card, verdict.score, verdict.wins_match))  # type: ignore[arg-type]
+        view["closes"], view["why"] = closes_of(hand, game)
     return view
+
+
+def by_suit(card: Card) -> tuple[int, int]:
+    """Loose cards by suit, then rank, so that near-runs sit side by side (jokers last)."""
+    return (card.suit.index, card.rank) if card.suit else (len(SUITS), 0)
+
+
+def closes_of(hand: list[Card], game: HandGame) -> tuple[list[CloseOption], Reason | None]:
+    """The legal closes, the best first (a Chinchón, then the lowest score),
+    or none and the engine's reason why (the first round, or the loose cards)."""
+    rules = game.rules
+    closes = []
+    for card in dict.fromkeys(sorted(hand)):
+        verdict = check_close(hand, rules, game.first_round, card, players=game.players)
+        if verdict.legal:
+            closes.append(CloseOption(card, verdict.score, verdict.wins_match))  # type: ignore[arg-type]
+    if closes:
+        return sorted(closes, key=lambda o: (not o.wins_match, o.score)), None
+    return [], check_close(hand, rules, game.first_round, players=game.players).why

@@ -37,6 +37,7 @@ from ..services.play import (
     deal_next,
     game_of,
     hint_for,
+    void_hand,
 )
 from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
@@ -59,14 +60,6 @@ KIND_CHOICES = [
     SelectChoice("expert", _l("Computer (expert): weighs the odds of every unseen card and the match score")),
 ]
 
-RESHUFFLE_CHOICES = [
-    SelectChoice("", _l("Unlimited, as the rulebooks say")),
-    SelectChoice("0", _l("Never: the hand is void when the stock runs out")),
-    SelectChoice("1", _l("Once, then the hand is void")),
-    SelectChoice("2", _l("Twice, then the hand is void")),
-    SelectChoice("3", _l("Three times, then the hand is void")),
-]
-
 
 class PlayForm(TableForm):
     kinds = FieldList(
@@ -80,24 +73,11 @@ class PlayForm(TableForm):
         ],
         default="hotseat",
     )
-    max_reshuffles = SelectField(
-        _l("Reshuffling the stock"),
-        choices=RESHUFFLE_CHOICES,
-        default="",
-        description=_l("A house rule for hands that go round without anybody closing: nobody scores a void hand."),
-    )
-
     hints = BooleanField(
         _l("Hints: a player may ask for the odds of each move"),
         default=True,
         description=_l("Everybody sees who asked, in the moves and in the history. Turn off for a rated match."),
     )
-
-    def overrides(self) -> dict[str, object]:
-        options = super().overrides()
-        if self.max_reshuffles.data:
-            options["max_reshuffles"] = int(self.max_reshuffles.data)
-        return options
 
 
 @bp.route("/play/new", methods=["GET", "POST"])
@@ -223,7 +203,7 @@ def render_play(
     poll = (
         url_for("play.poll", seat_token=seat_token, v=marker)
         if seat_token
-        else url_for("play.table_poll", token=token, v=marker, show=request.args.get("show"))
+        else url_for("play.table_poll", token=token, v=marker, show=request.args.get("show"), void=asked_void(role))
     )
     rematch = the_rematch(game_table) if current.state.finished else None
     return render_page(
@@ -253,7 +233,14 @@ def render_play(
         rematch=rematch,
         rematch_seat=_rematch_seat(rematch, seat_token, game_table),
         owner_rematch=rematch is not None and role == "owner",
+        can_void=role == "owner" and game.phase != Phase.OVER,
+        confirm_void=asked_void(role) is not None,
     ), status
+
+
+def asked_void(role: str) -> str | None:
+    """The owner's "void this hand" link leads to its confirmation (``?void=1``)."""
+    return "1" if role == "owner" and request.args.get("void") == "1" else None
 
 
 def _rematch_seat(rematch: GameTable | None, seat_token: str | None, game_table: GameTable) -> str | None:
@@ -272,6 +259,8 @@ def table_act(token: str):
     action = request.form.get("action", "")
     if role == "owner" and action == "next":
         return _deal_next(game_table, deal, back)
+    if role == "owner" and action == "void":
+        return _void(game_table, back)
     if not shared_phone(game_table, role):
         abort(403)
     game = game_of(game_table, deal)
@@ -308,9 +297,26 @@ def _deal_next(game_table: GameTable, deal: Deal, back: str):
     return _attempt(lambda: deal_next(game_table, deal, version, play_pace()), back)
 
 
+def _void(game_table: GameTable, back: str):
+    """The owner voids the hand in play, after the confirmation (nobody scores)."""
+    try:
+        with transaction():
+            void_hand(game_table, request.form.get("deal", type=int), request.form.get("version", type=int))
+    except StaleError:
+        flash(
+            _("The hand had moved on, so nothing was voided. Look again, and void it if the table still agrees."),
+            "error",
+        )
+    except ChinchonError as error:
+        flash(error_text(error), "error")
+    return redirect(back), 303
+
+
 def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement_seats: tuple[int, ...]):
     version = request.form.get("version", type=int) or 0
     action = request.form.get("action", "")
+    if action == "void":  # the owner link's alone (table_act)
+        abort(403)
     if action == "next":
         return _deal_next(game_table, deal, back)
     if action == "alt":

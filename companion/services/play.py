@@ -148,6 +148,26 @@ def deal_next(table: GameTable, deal: Deal, version: int, pace: Pace = DEFAULT_P
     return start_deal(table, pace)
 
 
+def void_hand(table: GameTable, deal_id: int | None, version: int | None) -> Deal:
+    """The table agrees to stop the hand in play (one that goes round and
+    round with nobody closing): it ends void, the engine's path for a stock
+    run out past the house rule.  Nobody scores, the deal stays in the record
+    as void, and the next dealer deals the hand again (:func:`start_deal`).
+
+    ``deal_id`` and ``version`` are those of the page that confirmed: a
+    confirmation of an earlier deal, or of this one before it moved on, is
+    refused (:class:`StaleError`), and so is one for a hand already over."""
+    deal = current_deal(table)
+    if deal is None or deal.id != deal_id:
+        raise StaleError
+    game = game_of(table, deal)
+    game.abandon()
+    claim(deal, version)
+    deal.state = game.to_dict()
+    deal.updated_at = now()
+    return deal
+
+
 def is_bot(table: GameTable, deal: Deal, engine_seat: int) -> bool:
     return table.players[deal.seats[engine_seat]].kind != "human"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -71,9 +72,46 @@ def create_table(
     return table
 
 
+#: What may change mid-match without changing a hand already scored (a hand
+#: keeps the points it was stored with): the match's options, replayed (a
+#: change the hands played no longer fit is refused), and how the hands still
+#: to come are scored and played.  Never the pack: the hands entered hold its cards.
+MATCH_OPTIONS = ("target", "eliminate", "reentries", "reentry_min_players")
+HAND_OPTIONS = (
+    "court_values",
+    "joker_points",
+    "min_real_cards",
+    "max_wilds_per_meld",
+    "close_rule",
+    "close_max",
+    "first_round_close",
+    "all_combined_bonus",
+    "joker_run_bonus",
+    "chinchon",
+    "layoffs",
+    "layoff_onto_full_close",
+    "run_layoff_limit",
+    "reshuffle",
+    "max_reshuffles",
+    "direction",
+)
+
+
+def changeable(table: GameTable) -> tuple[str, ...]:
+    """The options the owner may change now: the match's; the hands' at a
+    physical table (a digital hand in play keeps the rules it was dealt
+    under); the stake until the first hand is in (then everybody has paid it)."""
+    options = MATCH_OPTIONS if table.kind == "digital" else MATCH_OPTIONS + HAND_OPTIONS
+    return options if table.active_hands() else (*options, "stake")
+
+
 def change_settings(table: GameTable, version: int | None, name: str, overrides: Mapping[str, object]) -> None:
-    """New rules mid-match (inside :func:`transaction`): refused when the hands
-    already played would no longer replay under them."""
+    """New rules mid-match (inside :func:`transaction`) for the options
+    :func:`changeable` allows (the others are refused, ``rule_fixed``): refused
+    when the hands already played would no longer replay under them."""
+    fixed = next((k for k in overrides if k not in changeable(table)), None)
+    if fixed is not None:
+        raise ServiceError("rule_fixed", f"rules.{fixed}", option=fixed)
     options = {**table.overrides, **overrides}
     get_rules(table.preset, **options)
     table.overrides = options
@@ -111,6 +149,37 @@ class HandRow:
     #: False for a Chinchón whose points could not count (see
     #: :func:`hand_events`): the points are kept, the totals are not moved.
     counted: bool = True
+    #: The totals this hand's points made, before any re-entry after it:
+    #: the total that put a player out (``totals`` holds the re-entry's).
+    reached: dict[int, int] = field(default_factory=dict)
+    #: The pot after this hand and its re-entries, and the stakes those re-entries paid in.
+    pot: Decimal = Decimal(0)
+    paid_in: Decimal = Decimal(0)
+    #: How the hand was closed: :data:`CHINCHON`, :data:`ALL_COMBINED` or None.
+    mark: str | None = None
+
+
+#: Marks of a close (:func:`close_mark`).
+CHINCHON, ALL_COMBINED = "chinchon", "all_combined"
+
+
+def close_mark(hand: Hand, rules: Rules) -> str | None:
+    """A Chinchón, or all seven combined (the closer scores ``all_combined_bonus``, −10), or None."""
+    if hand.chinchon:
+        return CHINCHON
+    if hand.points_by_seat().get(hand.closer_seat) == rules.all_combined_bonus:
+        return ALL_COMBINED
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One line of the final standings: the place (shared on a tie), the
+    seat, and the hand that put the player out for good (None: not out)."""
+
+    place: int
+    seat: int
+    out_in: int | None = None
 
 
 @dataclass
@@ -174,14 +243,38 @@ class Standing:
         margin = max(10, self.rules.target // 10)
         return not self.is_out(seat) and self.total(seat) > self.rules.target - margin
 
-    def ranking(self) -> list[int]:
-        """Seats best first: winners, then those still in, then out; lower total first."""
-        winners = set(self.state.winners)
+    def ranking(self) -> list[Place]:
+        """The standings, best first, as the rulebooks rank a finished match:
+        the winners; then the players still in, lower total first; then those
+        out by the order they went out, the first out last.  Among players
+        out in the same hand the lower total ranks first, and equal totals
+        share the place, as equal totals share a win (SPEC §6).  A player who
+        bought back in ranks by the last time they went out.  Dani out in
+        hand 2, Ben (115) and Carla (108) in hand 4, Ana the last one in:
+        Ana, Carla, Ben, Dani.
+        """
         names = self.table.names
-        return sorted(
-            range(len(names)),
-            key=lambda s: (names[s] not in winners, names[s] in self.state.out, self.state.totals[names[s]], s),
-        )
+        state = self.state
+        out_in = {seat: row.hand.number for row in self.rows for seat in row.out_after}
+
+        def key(seat: int) -> tuple[int, int, int]:
+            name = names[seat]
+            if name in state.winners:
+                return (0, 0, 0)
+            if name not in state.out:
+                return (1, 0, state.totals[name])
+            return (2, -out_in[seat], state.totals[name])
+
+        keys = [key(seat) for seat in range(len(names))]
+        order = sorted(range(len(names)), key=lambda seat: (keys[seat], seat))
+        return [
+            Place(
+                place=1 + sum(k < keys[seat] for k in keys),
+                seat=seat,
+                out_in=out_in[seat] if names[seat] in state.out else None,
+            )
+            for seat in order
+        ]
 
 
 def hand_events(state: MatchState, names: Sequence[str], hand: Hand) -> list[dict]:
@@ -292,9 +385,13 @@ def replay(
                 lost[event["reentry"]] = refusal
                 continue
             state.apply(event)
-            result.rows[-1].reentries.append(source.seat)
-            result.rows[-1].totals = {s: state.totals[n] for s, n in enumerate(names)}
+            row = result.rows[-1]
+            row.reentries.append(source.seat)
+            row.totals = {s: state.totals[n] for s, n in enumerate(names)}
+            row.paid_in += state.rules.stake
+            row.pot = state.pot
             continue
+        was_out = set(state.out)
         try:
             state.apply(event)
         except MatchError as error:
@@ -310,9 +407,13 @@ def replay(
                 hand=source,
                 points=source.points_by_seat(),
                 totals=totals,
-                out_after=[names.index(n) for n in state.just_out],
+                # not ``just_out``: the hand that ends the match puts players out too
+                out_after=[names.index(n) for n in state.out if n not in was_out],
                 reentries=[],
                 counted="hand" in event,
+                reached=dict(totals),
+                pot=state.pot,
+                mark=close_mark(source, state.rules),
             )
         )
         if void_broken:  # a "no" stands only for a player who may still buy back in then

@@ -64,26 +64,73 @@
     });
   }
 
+  // Players still in, in play order starting with the closer (the panels are in seat order).
+  function playOrder(form) {
+    var keys = panels(form).filter(function (p) { return p.hasAttribute("data-advance"); })
+      .map(function (p) { return p.getAttribute("data-panel"); });
+    var closer = form.querySelector("input[name=closer]:checked");
+    var i = closer ? keys.indexOf(closer.value) : -1;
+    return i > 0 ? keys.slice(i).concat(keys.slice(0, i)) : keys;
+  }
+
+  function activate(form, key) {
+    var radio = form.querySelector('input[name=active][value="' + key + '"]');
+    if (!radio) return;
+    radio.checked = true;
+    var tab = radio.closest(".tab");
+    if (tab && tab.scrollIntoView) tab.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
   // After a player's cards (data-advance of them), show the next player's
   // grid, in play order from the closer, and stop once everybody is in.
   function advance(form, panel) {
     var limit = panel ? parseInt(panel.getAttribute("data-advance"), 10) : 0;
     if (!limit || panel.querySelectorAll("input.pick:checked").length !== limit) return;
+    var order = playOrder(form);
+    var key = panel.getAttribute("data-panel");
     if (form.dataset.entry === "points") {
-      // The table types the others' points (its last way): go to the first empty field.
-      var field = Array.prototype.slice.call(form.querySelectorAll(".points-row input"))
-        .filter(function (input) { return input.offsetParent && !input.value; })[0];
-      if (field) field.focus();
+      // The table types the others' points (its last way): the next field in
+      // play order, once the verdict says the closer's cards make a legal close.
+      if (key === order[0]) form.dataset.focusNext = "tapped";
       return;
     }
-    var keys = panels(form).filter(function (p) { return p.hasAttribute("data-advance"); })
-      .map(function (p) { return p.getAttribute("data-panel"); });
+    var next = order[order.indexOf(key) + 1];
+    if (next !== undefined) activate(form, next);
+  }
+
+  function focusNextPoints(form) {
+    var order = playOrder(form);
+    var field = order.slice(1).map(function (key) { return document.getElementById("p" + key); })
+      .filter(function (input) { return input && input.offsetParent && !input.value; })[0];
+    if (field) field.focus();
+  }
+
+  // The summary says what the form holds at once: a typed or picked score for
+  // a player without cards (the server's line replaces it after each preview).
+  function syncSummary(form) {
+    var summary = document.getElementById("summary");
+    if (!summary) return;
     var closer = form.querySelector("input[name=closer]:checked");
-    var first = closer && keys.indexOf(closer.value) >= 0 ? closer.value : keys[0];
-    var next = keys[(keys.indexOf(panel.getAttribute("data-panel")) + 1) % keys.length];
-    if (next === undefined || next === first) return;
-    var radio = form.querySelector('input[name=active][value="' + next + '"]');
-    if (radio) radio.checked = true;
+    var picked = form.querySelector("input[name=closer_score]:checked");
+    summary.querySelectorAll(".who[data-seat]").forEach(function (who) {
+      var seat = who.getAttribute("data-seat");
+      var panel = form.querySelector('.grid[data-panel="' + seat + '"]');
+      if (panel && panel.querySelector("input.pick:checked")) return; // judged from the cards
+      var input = document.getElementById("p" + seat);
+      var value = input && input.value.trim();
+      if (!value && closer && closer.value === seat && picked) value = picked.value;
+      var b = who.querySelector("b");
+      if (b) b.textContent = value || "–";
+    });
+  }
+
+  function closerChanged(form, radio) {
+    activate(form, radio.value);
+    var pick = form.querySelector("[data-closer-pick]");
+    var name = pick ? pick.querySelector("[data-closer-name]") : null;
+    var label = radio.closest("label");
+    if (name && label) name.textContent = label.textContent.trim();
+    if (pick && name) pick.open = false;
   }
 
   function changed(form) {
@@ -113,11 +160,31 @@
       // A choice that changes which fields the page shows: load it whole.
       if (form.requestSubmit) form.requestSubmit(); else form.submit();
     } else {
-      if (target.name === "closer") {
-        var radio = form.querySelector('input[name=active][value="' + target.value + '"]');
-        if (radio) radio.checked = true;
-      }
+      if (target.name === "closer") closerChanged(form, target);
+      syncSummary(form);
       changed(form);
+    }
+  });
+
+  // A typed score shows in the summary as it is typed, not when the field loses focus.
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    var form = gridForm(target);
+    if (!form || !form.contains(target) || !target.classList.contains("points")) return;
+    syncSummary(form);
+    changed(form);
+  });
+
+  // After each verdict: the typed scores the server has not seen yet, and the
+  // next points field once the closer's cards make a legal close.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var form = gridForm(event.target);
+    if (!form) return;
+    syncSummary(form);
+    if (form.dataset.focusNext === "sent") {
+      delete form.dataset.focusNext;
+      var summary = document.getElementById("summary");
+      if (summary && summary.classList.contains("is-ok")) focusNextPoints(form);
     }
   });
 
@@ -132,7 +199,13 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // The verdict that waits for is the one asked after the closer's last card.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = gridForm(event.target);
+    if (form && form.dataset.focusNext === "tapped") form.dataset.focusNext = "sent";
+  });
+
   window.addEventListener("pageshow", function () {
-    document.querySelectorAll("form[data-grid]").forEach(refresh);
+    document.querySelectorAll("form[data-grid]").forEach(function (form) { refresh(form); syncSummary(form); });
   });
 })();

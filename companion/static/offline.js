@@ -158,8 +158,10 @@
   }
 
   // -- drafts --------------------------------------------------------------------
+  // One draft per table and hand ("<table>:new|edit:<number>"), whatever the
+  // version of the table: it lasts until the hand is saved or dropped.
   function draftKey(form) {
-    return form && form.dataset.draft ? DRAFT + form.dataset.draft : null;
+    return form && form.dataset.draft ? DRAFT + form.dataset.draft.split(":").slice(0, 3).join(":") : null;
   }
 
   function saveDraft(form) {
@@ -167,17 +169,43 @@
     if (key && !form.dataset.queued) write(key, { at: Date.now(), fields: fieldsOf(form) });
   }
 
+  // The half-entered hand comes back however the page is reached again
+  // (reload, Back, the scoreboard's closer buttons, another tab).  A closer
+  // picked on the way in counts over the draft's; a reload keeps the draft's.
   function restoreDraft(form) {
     const draft = read(draftKey(form), null);
-    // A draft comes back when this very page is reloaded or reached with Back
-    // (a lost connection, a closed tab); a new visit starts a clean form.
+    if (form.dataset.fresh !== "1" || !draft || !draft.fields) return;
+    fill(form, draft.fields);
     const nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
-    const revisit = nav && (nav.type === "reload" || nav.type === "back_forward");
-    if (form.dataset.fresh === "1" && revisit && draft && draft.fields) fill(form, draft.fields);
+    const picked = new URL(location.href).searchParams.get("closer");
+    const radio = picked !== null && (!nav || nav.type === "navigate") ? form.querySelector('input[name=closer][value="' + picked + '"]') : null;
+    if (radio && !radio.checked) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+    }
   }
 
-  // Old drafts go: those of a form already sent, those of an older version of
-  // the same table (that form would be refused as stale), and any left for days.
+  function dropDraft(form) {
+    write(draftKey(form), null);
+  }
+
+  // "Start over": every card and score of this hand goes; who closed stays.
+  function startOver(form) {
+    if (!window.confirm(t("startOver"))) return;
+    Array.prototype.forEach.call(form.elements, function (input) {
+      if (input.type === "checkbox") input.checked = false;
+      else if (input.type === "radio" && input.name === "closer_score") input.checked = false;
+      else if (input.type === "text" || input.type === "number") input.value = "";
+      else if (input.type === "hidden" && /^c\d+$/.test(input.name)) input.value = "";
+    });
+    dropDraft(form);
+    const closer = form.querySelector("input[name=closer]:checked");
+    (closer || form).dispatchEvent(new Event("change", { bubbles: true }));
+    dropDraft(form);
+  }
+
+  // Old drafts go: those of a form already sent, those of hands of the same
+  // table before this one (saved meanwhile), and any left for days.
   function sweepDrafts(form) {
     const sent = read(SUBMITTED, null);
     const current = draftKey(form);
@@ -190,8 +218,8 @@
       if (!key || key.indexOf(DRAFT) !== 0 || key === current) continue;
       const draft = read(key, null);
       const other = key.slice(DRAFT.length).split(":");
-      const older = parts && other[0] === parts[0] && parseInt(other[3], 10) < parseInt(parts[3], 10);
-      if (!draft || !draft.at || draft.at < stale || older) write(key, null);
+      const saved = parts && parts[1] === "new" && other[0] === parts[0] && other[1] === "new" && parseInt(other[2], 10) < parseInt(parts[2], 10);
+      if (!draft || !draft.at || draft.at < stale || saved || other.length > 3) write(key, null);
     }
   }
 
@@ -421,7 +449,8 @@
     if (!box) {
       box = el("p", "offline-note");
       box.id = "offline-note";
-      anchor.insertAdjacentElement("afterend", box);
+      // Under the button; in the hand page's action bar, under its row of buttons.
+      (anchor.closest(".actions-row") || anchor).insertAdjacentElement("afterend", box);
     }
     box.setAttribute("role", role === "alert" ? "alert" : "status");
     box.className = "offline-note" + (role === "alert" ? " error" : "");
@@ -592,9 +621,11 @@
   });
 
   document.addEventListener("click", function (event) {
-    const target = event.target.closest ? event.target.closest("[data-drop], [data-send-mine], [data-change]") : null;
+    const target = event.target.closest ? event.target.closest("[data-drop], [data-send-mine], [data-change], [data-start-over], [data-drop-draft]") : null;
     if (!target) return;
-    if (target.hasAttribute("data-drop")) drop(target.getAttribute("data-drop"));
+    if (target.hasAttribute("data-start-over")) startOver(handForm(target));
+    else if (target.hasAttribute("data-drop-draft")) dropDraft(handForm(target));
+    else if (target.hasAttribute("data-drop")) drop(target.getAttribute("data-drop"));
     else if (target.hasAttribute("data-send-mine")) sendMine(target.getAttribute("data-send-mine"));
     else session(EDITING, target.getAttribute("data-change"));
   });
@@ -640,13 +671,19 @@
       told.textContent = refused ? t("wakeRefused") : "";
     });
   }
-  function wakeOn() {
+  // On by default while a hand is entered; elsewhere when asked for.  Turned
+  // off once, it stays off until turned on again.
+  function wakeWanted() {
+    const chosen = read(WAKE, null);
+    return chosen === 1 || (chosen === null && !!document.querySelector("form[data-draft]"));
+  }
+  function wakeOn(quiet) {
     return requestLock().then(function () {
       wakeState(true, false);
-      write(WAKE, 1);
+      if (!quiet) write(WAKE, 1);
     }, function () {
-      wakeState(false, true);
-      write(WAKE, null);
+      wakeState(false, !quiet);
+      if (!quiet) write(WAKE, null);
     });
   }
   document.addEventListener("click", function (event) {
@@ -655,13 +692,13 @@
     if (b.getAttribute("aria-pressed") === "true") {
       if (lock) lock.release();
       wakeState(false, false);
-      write(WAKE, null);
+      write(WAKE, 0);
     } else {
       wakeOn();
     }
   });
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && read(WAKE, null) && !lock && wakeButtons().length) wakeOn();
+    if (document.visibilityState === "visible" && wakeWanted() && !lock && wakeButtons().length) wakeOn(true);
   });
 
   // -- start --------------------------------------------------------------------------
@@ -690,7 +727,10 @@
     banner();
     const form = document.querySelector("form[data-draft]");
     try { sweepDrafts(form); } catch (e) { /* storage unavailable: nothing to sweep */ }
-    if (form) prepareHandPage(form);
+    if (form) {
+      prepareHandPage(form);
+      form.querySelectorAll("[data-start-over]").forEach(function (b) { b.hidden = false; });
+    }
     else session(EDITING, null);
     notice = session(NOTICE) || "";
     session(NOTICE, null);
@@ -700,7 +740,7 @@
     });
     if ("wakeLock" in navigator) {
       wakeButtons().forEach(function (b) { b.hidden = false; });
-      if (read(WAKE, null) && wakeButtons().length) wakeOn();
+      if (wakeWanted() && wakeButtons().length) wakeOn(true);
     }
     worker();
     flush().then(function (sent) { if (sent && scoreboardToken()) location.reload(); });

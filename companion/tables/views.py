@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import io
 
@@ -35,11 +34,13 @@ from ..services.scoreboard import (
     delete_table as delete_table_record,
 )
 from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
-from ..web.access import OWNER, PLAYER, WATCH, authorize, by_hand
+from ..web.access import OWNER, PLAYER, WATCH, Link, by_hand
+from ..web.access import authorize as authorize_link
 from ..web.cookies import remember_table, set_cookie
 from ..web.forms import SettingsForm, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.messages import FormError, error_text, stale_text
+from ..web.rules_text import table_rules_line
 from ..web.templating import render_page
 from . import bp
 from .charts import totals_chart
@@ -54,6 +55,17 @@ from .entry import (
     state_of_hand,
     to_input,
 )
+from .record import history_csv as history_file
+from .record import mark_text, signed
+
+
+def authorize(token: str) -> Link:
+    """The table behind a link, as :func:`~companion.web.access.authorize`
+    allows; a group's link opens no table page (404)."""
+    link = authorize_link(token)
+    if link.table is None:
+        abort(404)
+    return link
 
 
 # -- creating ------------------------------------------------------------------------
@@ -102,7 +114,15 @@ def scoreboard(token: str):
     current = standing(table)
     restorable = restorable_hand(table, current) if role != "watch" else None
     response = make_response(
-        render_template("tables/scoreboard.html", table=table, s=current, token=token, role=role, restorable=restorable)
+        render_template(
+            "tables/scoreboard.html",
+            table=table,
+            s=current,
+            token=token,
+            role=role,
+            restorable=restorable,
+            rules_text=table_rules_line(table),
+        )
     )
     if role != "watch":
         remember_table(response, token)
@@ -425,48 +445,39 @@ def history(token: str):
     current = standing(table)
     chart = totals_chart(table, current)
     hints = hints_by_number(table) if table.kind == "digital" else {}
+    marks = {row.hand.number: mark_text(row) for row in current.rows}
+    all_combined = signed(current.rules.all_combined_bonus)
+    currency = table.group.currency if table.group else None
     return render_template(
-        "tables/history.html", table=table, s=current, token=token, role=role, chart=chart, hints=hints
+        "tables/history.html",
+        table=table,
+        s=current,
+        token=token,
+        role=role,
+        chart=chart,
+        hints=hints,
+        marks=marks,
+        all_combined=all_combined,
+        currency=currency,
     )
 
 
 @bp.get("/t/<token>/history.csv")
 def history_csv(token: str):
-    link = authorize(token)
-    table = link.table
-    current = standing(table)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    names = [csv_safe(n) for n in table.names]
-    points = [_("%(name)s (points)", name=n) for n in names]
-    writer.writerow([_("Hand"), _("Closer"), *points, *[_("%(name)s (total)", name=n) for n in names]])
-    for row in current.rows:
-        writer.writerow(
-            [
-                row.hand.number,
-                names[row.hand.closer_seat],
-                *[row.points.get(s, "") for s in range(len(names))],
-                *[row.totals[s] for s in range(len(names))],
-            ]
-        )
+    table = authorize(token).table
     filename = f"chinchon-{table.created_at:%Y%m%d-%H%M}.csv"
     return Response(
-        out.getvalue(),
+        history_file(standing(table)),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
-
-
-def csv_safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula (OWASP CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 # -- the owner's link: change the rules, delete the table --------------------------------------
 @bp.route("/t/<token>/settings", methods=["GET", "POST"])
 def settings(token: str):
     table = authorize(token).table
-    form = SettingsForm() if request.method == "POST" else SettingsForm.of(table.name, table.rules, table.version)
+    form = SettingsForm.for_table(table, submitted=request.method == "POST")
     if request.method == "POST" and form.validate():
         try:
             with transaction():
@@ -476,13 +487,14 @@ def settings(token: str):
             return redirect(url_for("tables.scoreboard", token=token)), 303
         except ChinchonError as error:
             problem = FormError.of(error)
-            target = getattr(form, problem.field.removeprefix("rules."), form.target)
+            target = getattr(form, problem.field.removeprefix("rules."), None) or form.target
             target.errors = [*target.errors, problem.message]
         else:
             flash(_("Rules updated; every total was recomputed."), "ok")
             return redirect(url_for("tables.scoreboard", token=token)), 303
     status = 400 if request.method == "POST" else 200
-    return render_template("tables/settings.html", table=table, token=token, form=form), status
+    rules_text = table_rules_line(table)
+    return render_template("tables/settings.html", table=table, token=token, form=form, rules_text=rules_text), status
 
 
 @bp.post("/t/<token>/delete")

@@ -4,30 +4,22 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import (
-    BooleanField,
-    DecimalField,
-    FieldList,
-    HiddenField,
-    IntegerField,
-    RadioField,
-    SelectChoice,
-    SelectField,
-    StringField,
-)
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms import FieldList, HiddenField, RadioField, SelectChoice, SelectField, StringField
+from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
-from ..rules import DECKS, PRESETS, ChinchonError, Rules, get_rules
+from ..models import GameTable
+from ..rules import DECKS, PRESETS, ChinchonError, get_rules
 from ..rules.match import verify_players
 from ..rules.names import normalize_name
 from ..rules.variants import AUTO, OPTIONS, TWO_DECKS, CloseRule, Layoffs
+from ..services.scoreboard import changeable
 from ..services.unit import ServiceError
+from .house_rules import HOUSE_RULES, POINTS, BoundedInteger, HouseRules, minimal
 from .i18n import preset_name
 from .messages import FormError, error_text
 
 MAX_PLAYERS = 8
-MAX_TARGET = OPTIONS["target"].high
 MAX_JOKERS = OPTIONS["jokers"].high
 
 #: What sets each preset apart, in a line (the presets themselves are the engine's).
@@ -38,22 +30,6 @@ PRESET_DESCRIPTIONS = {
     "italy": _l("Italian: close from the first round, unlimited re-entries"),
 }
 PRESET_CHOICES = [SelectChoice(name, PRESET_DESCRIPTIONS.get(name, name)) for name in PRESETS]
-
-DECK_CHOICES = [
-    SelectChoice("", _l("As the preset says")),
-    SelectChoice("spanish40", _l("Spanish 40 cards (no 8 and 9)")),
-    SelectChoice("spanish48", _l("Spanish 48 cards (with 8 and 9)")),
-    SelectChoice("french52", _l("French 52 cards")),
-]
-
-REENTRY_CHOICES = [
-    SelectChoice("", _l("As the preset says")),
-    SelectChoice("0", _l("No re-entry")),
-    SelectChoice("1", _l("Once per player")),
-    SelectChoice("2", _l("Twice per player")),
-    SelectChoice("unlimited", _l("Unlimited")),
-]
-
 
 #: How each option's values read on a form; the values themselves come from the engine.
 VALUE_LABELS = {
@@ -108,18 +84,9 @@ def preset_choices() -> list[tuple[str, str]]:
     return [(name, preset_name(name)) for name in PRESETS]
 
 
-class BoundedInteger(IntegerField):
-    """A whole number of at most 9 digits: longer input is refused before
-    Python builds a huge integer from it."""
+class TableForm(HouseRules, FlaskForm):
+    """A new table: its players, the preset and every house rule (:mod:`.house_rules`)."""
 
-    def process_formdata(self, valuelist):
-        if valuelist and len(valuelist[0].strip().lstrip("+-")) > 9:
-            self.data = None
-            raise ValueError(self.gettext("Not a valid integer value."))
-        super().process_formdata(valuelist)
-
-
-class TableForm(FlaskForm):
     #: A group link: the match counts for that group (see companion/services/groups.py).
     group = HiddenField()
     group_name: str | None = None
@@ -133,34 +100,6 @@ class TableForm(FlaskForm):
     first_dealer = SelectField(
         _l("Who deals first?"), choices=[SelectChoice(str(i), str(i + 1)) for i in range(MAX_PLAYERS)], default="0"
     )
-    jokers = SelectField(
-        _l("Jokers in the pack"),
-        choices=[SelectChoice("0", _l("None")), SelectChoice("1", "1"), SelectChoice("2", "2"), SelectChoice("4", "4")],
-        default="0",
-        description=_l("A joker stands for any card; left in hand it counts 25."),
-    )
-    wild_ace = BooleanField(
-        _l("The ace of oros (A♦) is wild"), description=_l("It can stand for any card, or count as itself.")
-    )
-    target = BoundedInteger(
-        _l("A player is out over"),
-        default=100,
-        validators=[InputRequired(), NumberRange(min=OPTIONS["target"].low, max=OPTIONS["target"].high)],
-        description=_l("Usually 100; short matches play to 70 or 50."),
-    )
-    deck = SelectField(_l("Cards"), choices=DECK_CHOICES, default="")
-    reentries = SelectField(
-        _l("Re-entry (reenganche)"),
-        choices=REENTRY_CHOICES,
-        default="",
-        description=_l("Right after going out a player may buy back in at the highest total still in."),
-    )
-    stake = DecimalField(
-        _l("Stake per player (optional)"),
-        places=2,
-        validators=[Optional(), NumberRange(min=OPTIONS["stake"].low, max=OPTIONS["stake"].high)],
-        description=_l("Paid into the pot at the start and at every re-entry; the winner takes the pot."),
-    )
     suit_style = SelectField(
         _l("Suit marks"),
         choices=[
@@ -173,44 +112,42 @@ class TableForm(FlaskForm):
     def player_names(self) -> list[str]:
         return [name for name in (normalize_name(p.data or "") for p in self.players) if name]
 
-    def overrides(self) -> dict[str, object]:
-        """The house variants as rules-engine overrides."""
-        options: dict[str, object] = {}
-        if self.deck.data:
-            options["deck"] = self.deck.data
-        if self.jokers.data and self.jokers.data != "0":
-            options["jokers"] = int(self.jokers.data)
-        if self.wild_ace.data:
-            options["wild_cards"] = ["1o"]
-        if self.target.data is not None and self.target.data != 100:
-            options["target"] = self.target.data
-        if self.reentries.data:
-            options["reentries"] = None if self.reentries.data == "unlimited" else int(self.reentries.data)
-        if self.stake.data:
-            options["stake"] = str(self.stake.data)
-        return options
 
-
-class SettingsForm(FlaskForm):
-    """The owner's settings: what may change mid-match (bounded like :class:`TableForm`)."""
+class SettingsForm(HouseRules, FlaskForm):
+    """The owner's settings: the name, and the rules this table may change now
+    (``services.scoreboard.changeable``); the other options' fields are taken off."""
 
     version = BoundedInteger(validators=[InputRequired()], widget=HiddenInput())
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
-    target = BoundedInteger(
-        _l("A player is out over"), validators=[InputRequired(), NumberRange(min=OPTIONS["target"].low, max=MAX_TARGET)]
-    )
-    reentries = SelectField(_l("Re-entry (reenganche)"), choices=REENTRY_CHOICES[1:])
 
     @classmethod
-    def of(cls, table_name: str, rules: Rules, version: int) -> SettingsForm:
-        reentries = "unlimited" if rules.reentries is None else str(rules.reentries)
-        if reentries not in {c.value for c in REENTRY_CHOICES}:
-            reentries = "unlimited"
-        return cls(formdata=None, version=version, name=table_name, target=rules.target, reentries=reentries)
+    def for_table(cls, table: GameTable, *, submitted: bool) -> SettingsForm:
+        """The form as posted, or (``submitted`` false) showing the table's rules now."""
+        form = cls() if submitted else cls(formdata=None, version=table.version, name=table.name)
+        form.table = table
+        allowed = changeable(table)
+        for name, rule in HOUSE_RULES.items():
+            if name not in allowed:
+                del form[name]
+                if rule.kind == POINTS:
+                    del form[f"{name}_points"]
+        if "wild_cards" not in allowed:
+            del form["wild_ace"]
+        if not submitted:
+            shown = table.rules.to_dict() | table.overrides  # a stake as it was typed
+            form.fill({k: v for k, v in shown.items() if k in allowed})
+        return form
 
     def overrides(self) -> dict[str, object]:
-        value = self.reentries.data
-        return {"target": self.target.data, "reentries": None if value == "unlimited" else int(value)}
+        """Every option on the form as it is to be, for ``change_settings``
+        (which keeps the others): one left blank as the preset gives it."""
+        table, allowed = self.table, self.house_names()
+        fixed = {k: v for k, v in table.overrides.items() if k not in allowed}
+        given = self.house_values()
+        rules = get_rules(table.preset, **fixed, **given)
+        wanted = {k: given.get(k, v) for k, v in rules.to_dict().items() if k in allowed}
+        kept = minimal(table.preset, fixed | wanted, keep=table.overrides)
+        return {k: v for k, v in kept.items() if k in allowed}
 
 
 def table_problem(form: TableForm, names: list[str]) -> FormError | None:

@@ -30,22 +30,8 @@ def group_for_form(form) -> Group | None:
 
 
 def prefill(form, group: Group) -> None:
-    """The members as players and the group's usual rules and stake."""
+    """The members as players and the group's usual rules (every house rule it sets)."""
     for entry, name in zip(form.players, group.names, strict=False):
         entry.data = name
-    rules = group.rules
     form.preset.data = group.preset
-    form.target.data = rules.target
-    options = group.overrides
-    if "stake" in options and rules.stake:
-        form.stake.data = rules.stake
-        form.stake.raw_data = [str(rules.stake)]
-    if options.get("jokers"):
-        form.jokers.data = str(options["jokers"])
-    if "reentries" in options:
-        value = options["reentries"]
-        form.reentries.data = "unlimited" if value is None else str(value)
-    if options.get("deck"):
-        form.deck.data = options["deck"]
-    if options.get("wild_cards") == ["1o"]:
-        form.wild_ace.data = True
+    form.fill(group.overrides)

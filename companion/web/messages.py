@@ -225,6 +225,10 @@ def _score_text(key: str | None, p: dict) -> str | None:
             )
         case "reentry_decided":
             return _("%(name)s has already said no to buying back in.", name=p["name"])
+        case "rule_fixed" if p.get("option") == "stake":
+            return _("The stake stays as it is once a hand is in: everybody has paid it.")
+        case "rule_fixed":
+            return _("This rule cannot change in the middle of a match.")
     return _group_text(key, p)
 
 

@@ -108,6 +108,7 @@ def offline_texts() -> dict[str, str]:
         "sentOther": ngettext("%(count)s hand sent.", "%(count)s hands sent.", 2, count="{n}"),
         "retry": _("Not sent yet (%(reason)s); trying again shortly.", reason="{reason}"),
         "wakeRefused": _("This phone would not keep the screen on."),
+        "startOver": _("Clear every card and score of this hand?"),
     }
 
 

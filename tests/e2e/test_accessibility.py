@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from .handpage import choose_closer
+
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 pytestmark = pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (make test runs npm ci)")
@@ -57,7 +59,7 @@ def test_main_pages_have_no_serious_violations(browser: Browser, live_server: st
     for name, url in pages.items():
         page.goto(url)
         if name == "hand entry":
-            page.locator("label.pill:has(input[name=closer][value='0'])").click()
+            choose_closer(page, 0)
             for token in ["11c", "11e", "11b", "5o", "6o", "7o", "3c", "12e"]:
                 page.locator(f"[data-card='{token}']:visible").first.click()
             page.wait_for_timeout(300)

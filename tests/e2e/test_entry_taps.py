@@ -94,7 +94,7 @@ def test_closers_cards_and_three_typed_points_in_14_taps(page: Page, live_server
     assert count.taps <= 14
 
 
-def test_player_tabs_fit_a_360px_screen_and_the_summary_stays_in_view(page: Page, live_server: str):
+def test_player_tabs_fit_a_360px_screen_and_tabs_and_summary_stay_in_view(page: Page, live_server: str):
     page.set_viewport_size({"width": 360, "height": 740})
     token = new_table(live_server)
     page.goto(f"{live_server}/t/{token}/hands/new?closer=2")
@@ -106,6 +106,8 @@ def test_player_tabs_fit_a_360px_screen_and_the_summary_stays_in_view(page: Page
     expect(page.locator("#problem")).to_contain_text("1 so far")  # the preview came back
     page.mouse.wheel(0, 600)
     page.wait_for_timeout(300)
+    tabs = page.locator(".tabs").bounding_box()
+    assert 0 <= tabs["y"] <= 10, tabs  # whose cards: at the top
     box = page.locator("#summary").bounding_box()
-    assert 0 <= box["y"] <= 10, box
+    assert box["y"] >= 740 - 120 and box["y"] + box["height"] <= 740, box  # the verdict: at the foot
     assert re.search(r"Carla", page.locator("#summary").inner_text())

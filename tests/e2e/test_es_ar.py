@@ -36,7 +36,7 @@ def test_scoreboard_and_hand_entry_in_es_ar(page: Page, live_server: str):
     # The hand entry: voseo, "cortar", the Spanish deck's numbers.
     page.locator(".pick-closer a").first.click()
     expect(page.locator("main")).to_contain_text("Quien corta")
-    page.locator("label.pill:has(input[name=closer][value='0'])").click()
+    expect(page.locator("[data-closer-pick] summary")).to_contain_text("Ana")  # picked already: not asked again
     expect(page.locator("main")).to_contain_text("Tocá las cartas de cada jugador")
     expect(page.locator("input.pick[value='12e']").first).to_have_attribute("aria-label", "12 de espadas")
     for seat, cards in HAND_1.items():

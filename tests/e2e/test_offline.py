@@ -15,6 +15,7 @@ from companion.models import GameTable
 from companion.rules import get_rules, parse_cards, settle_hand
 
 from .conftest import LIVE_APPS
+from .handpage import choose_closer
 
 NAMES = ["Ana", "Ben", "Carla", "Dani"]
 # The hands of tests/e2e/test_table_flow.py, played out to 200 so nobody goes out.
@@ -63,7 +64,7 @@ def totals(page: Page) -> list[int]:
 
 
 def tap_cards(page: Page, closer: int, hands: list[str]) -> None:
-    page.locator(f"label.pill:has(input[name=closer][value='{closer}'])").click()
+    choose_closer(page, closer)
     for seat, cards in enumerate(hands):
         for token in cards.split():
             # After seven cards the next player's grid opens by itself; a
@@ -187,7 +188,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     refused.get_by_role("link", name="Change").click()
     expect(page.locator("h1")).to_have_text("Hand 3")
     expect(page.locator("#verdict")).to_contain_text("Ana cannot close")
-    page.locator("label.pill:has(input[name=closer][value='3'])").click()
+    choose_closer(page, 3)
     expect(page.locator("#verdict")).to_contain_text("Legal close")
     save(page)
     expect(page).to_have_url(scoreboard)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.extensions import db
@@ -127,3 +128,53 @@ def test_a_hint_shows_the_advisors_odds_and_the_table_sees_it_was_asked(page: Pa
     shot(page, "hint-light")
     take_turn(page)
     expect(page.locator("#board")).to_contain_text("(Asked for a hint.)")
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_nothing_is_picked_after_a_draw_and_a_hint_row_picks_its_card(browser: Browser, live_server: str, js: bool):
+    """Issue #23: after drawing no card is picked, so Throw sends nothing until
+    the player taps a card; a row of the odds picks the card it names."""
+    from companion.rules import parse_card
+
+    from .test_play_layout import seat_at_discard
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", java_script_enabled=js)
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{seat_at_discard(live_server, 2)}")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Draw from the stock").click()
+    expect(page.locator(".pcard.drawn")).to_have_count(1)
+    assert page.locator("input[name=card]:checked").count() == 0
+    page.get_by_role("button", name="Throw", exact=True).click()  # the browser asks for a card first
+    page.wait_for_timeout(500)
+    game, _seats = server_game(live_server)
+    assert game.phase == "discard" and len(game.hands[0]) == 8
+    with page.expect_navigation():
+        page.get_by_role("button", name="Hint: show the odds").click()
+    row = page.locator("table.odds label.pick-row").nth(1)
+    card = row.get_attribute("for").removeprefix("pick-")
+    row.click()
+    expect(page.locator(f"#pick-{card}")).to_be_checked()
+    assert page.locator("input[name=card]:checked").count() == 1
+    with page.expect_navigation():
+        page.get_by_role("button", name="Throw", exact=True).click()
+    game, _seats = server_game(live_server)
+    assert game.discards[-1] == parse_card(card) and parse_card(card) not in game.hands[0]
+    context.close()
+
+
+def test_the_owner_voids_a_hand_after_a_confirmation(page: Page, live_server: str):
+    """The owner's board in another-phone mode: the link, then the confirmation
+    that says nobody scores (it stays while the board polls), then the void."""
+    create(page, live_server, [("Ana", "human"), ("Ben", "human")], "devices")
+    page.get_by_role("link", name=re.compile("^Nobody closing\\? Void this hand")).click()
+    confirm = page.locator(".void-confirm")
+    expect(confirm).to_contain_text("Nobody scores this hand.")
+    page.wait_for_timeout(2500)  # polls in between: the confirmation stays
+    expect(confirm).to_be_visible()
+    with page.expect_navigation():
+        confirm.get_by_role("button", name="Void this hand").click()
+    expect(page.locator("#board")).to_contain_text("This hand is void: nobody scores.")
+    expect(page.get_by_role("button", name="Deal the next hand")).to_be_visible()
+    game, _seats = server_game(live_server)
+    assert game.void is not None and game.void.reason == "abandoned"

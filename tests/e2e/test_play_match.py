@@ -52,7 +52,7 @@ def shot(page: Page, name: str) -> None:
 
 
 def play_turn(phone: Page) -> None:
-    """Draw from the stock; close if the page offers it, else throw the card just drawn."""
+    """Draw from the stock; close if the page offers it, else pick the card just drawn and throw it."""
     draw = phone.get_by_role("button", name=re.compile("^Draw from the stock"))
     expect(draw).to_be_visible(timeout=5000)  # the turn arrived by polling
     with phone.expect_navigation():
@@ -60,7 +60,11 @@ def play_turn(phone: Page) -> None:
     if phone.locator("#board").get_by_text("This hand is void").count():
         return
     close = phone.locator("button.close-option")
-    button = close.first if close.count() else phone.get_by_role("button", name="Throw", exact=True)
+    if close.count():
+        button = close.first
+    else:
+        phone.locator(".pcard.pick.drawn").click()
+        button = phone.get_by_role("button", name="Throw", exact=True)
     with phone.expect_navigation():
         button.click()
 

@@ -117,7 +117,8 @@ def test_a_four_player_evening(page: Page, live_server: str):
 
     page.get_by_role("link", name="History").click()
     expect(page.locator("svg.chart polyline")).to_have_count(4)
-    expect(page.locator("table.history tbody tr")).to_have_count(3)
+    expect(page.locator("table.history tbody tr:not(.note)")).to_have_count(3)
+    expect(page.locator("table.history tbody tr.note")).to_contain_text("bought back in")  # where it happened
     # Nothing scrolls sideways on a phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 

@@ -12,7 +12,7 @@ bought or declined; undo and restore; settings changes; rematches (two calls,
 one table); deleting a table; groups: members (renamed, keeping earlier
 names), tables joining, payments (some refused or replayed) and undoing
 them, new seasons, "play again"; a digital table against a computer player
-with seeded deals (moves, bad moves, the next deal).  Forms are now and then
+with seeded deals (moves, bad moves, the next deal, a hand the owner voids).  Forms are now and then
 stale, forged or replayed.
 
 After every step:
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import json
 import os
 import re
@@ -105,6 +106,9 @@ SETTINGS = [
     {"stake": "0.5"},
     {"eliminate": "reach"},
     {"close_rule": "points"},
+    {"court_values": "ten"},  # scoring: counts from the next hand on
+    {"all_combined_bonus": -15},
+    {"jokers": 2},  # the pack: never changes mid-match
     {"target": 0},
     {"stake": "-1"},
 ]
@@ -155,6 +159,8 @@ class MTable:
     rematch: int | None = None
     rematch_of: int | None = None
     pace: play.Pace | None = None  # digital tables
+    #: Deals the owner voided (digital tables).
+    voided: set[int] = field(default_factory=set)
     #: When the table was made, in the model's clock.
     made: int = 0
 
@@ -1013,6 +1019,10 @@ class RecordMachine(RuleBasedStateMachine):
         version, stale = self.pick_version(data, t)
         options = {**t.overrides, **change}
         reasons = {"stale"} if stale else set()
+        if "stake" in change and t.hands:  # everybody has paid it (scoreboard.changeable)
+            reasons.add("rule")
+        if set(change) & {"deck", "decks", "jokers", "wild_cards"}:  # the hands entered hold the pack
+            reasons.add("rule")
         try:
             rules = get_rules(t.preset, **options)
             replay(t, rules=rules)
@@ -1425,6 +1435,37 @@ class RecordMachine(RuleBasedStateMachine):
             f"a bad move ({kind}) at digital table {t.id}",
         )
 
+    @precondition(lambda self: any(t.digital for t in self.tables.values()))
+    @rule(data=st.data(), kind=st.sampled_from(["ok", "ok", "stale", "forged", "earlier_deal", "replayed"]))
+    def digital_void(self, data, kind):
+        """The owner voids the hand in play (the table agrees): nobody scores,
+        the deal stays void and the next deal goes to the next dealer.  A
+        stale, forged or replayed confirmation, or one of an earlier deal, is
+        refused; so is one for a hand already over."""
+        t = self.pick(data, [t for t in self.tables.values() if t.digital])
+        table = self.row(t)
+        deal = play.current_deal(table)
+        deal_id, version, over = deal.id, deal.version, deal.state["phase"] == "over"
+        reasons = {"rule"} if over else set()
+        if kind == "stale":
+            version = max(0, version - 1)
+            reasons = reasons or {"stale"}
+        elif kind == "forged":
+            version = data.draw(st.sampled_from([None, 0, -1, 2**31, version + 1]))
+            reasons = reasons or {"stale"}
+        elif kind == "earlier_deal":
+            deal_id = data.draw(st.sampled_from([d.id for d in table.deals if d.id != deal_id] or [None]))
+            reasons = {"stale"}
+        hands = list(t.hands)
+        call = lambda: play.void_hand(self.row(t), deal_id, version)  # noqa: E731
+        done = self.attempt(call, reasons, f"void a hand at digital table {t.id}") is not REFUSED
+        if done:
+            t.voided.add(deal_id)
+            if kind == "replayed":
+                self.attempt(call, {"rule"}, f"the same void again at digital table {t.id}")  # the hand is over
+        self.absorb(t)
+        assert t.hands == hands, f"table {t.id}: a void hand scored"
+
     # -- invariants -------------------------------------------------------------------------------
     @invariant()
     def the_record_replays(self):
@@ -1479,6 +1520,24 @@ class RecordMachine(RuleBasedStateMachine):
         assert current.seats_in == seats_in(t, state)
         if not t.digital:
             assert current.next_dealer == next_dealer(t, state)
+        else:
+            self.check_deals(raw, t)
+
+    @staticmethod
+    def check_deals(raw: Raw, t: MTable) -> None:
+        """The deals the owner voided are stored void (nobody scored them);
+        after any void deal the same hand number is dealt again, by the next
+        seat in play order after the void deal's dealer."""
+        deals = sorted((d for d in raw.rows["deals"] if d["table_id"] == t.id), key=lambda d: d["id"])
+        abandoned = {d["id"] for d in deals if (d["state"].get("void") or {}).get("reason") == "abandoned"}
+        assert abandoned == t.voided, f"table {t.id}: voided deals {sorted(abandoned)}, model {sorted(t.voided)}"
+        for void, after in itertools.pairwise(deals):
+            if not void["state"].get("void"):
+                continue
+            assert void["hand_id"] is None and after["number"] == void["number"], f"table {t.id}: deal {after['id']}"
+            dealer = void["seats"][void["state"]["dealer"]]
+            following = [s for s in after["seats"] if s > dealer] or after["seats"]
+            assert after["seats"][after["state"]["dealer"]] == following[0], f"table {t.id}: deal {after['id']}"
 
     def check_group(self, raw: Raw, g: MGroup) -> None:
         """Standings and balances recomputed here from the raw rows (groups/README.md)."""

@@ -16,6 +16,8 @@ from companion.models import GameTable, Hand, Reentry
 from companion.rules import MatchState, format_cards, get_rules, parse_cards, replay_match
 from companion.rules.close import chinchon_score, max_hand_points, possible_closer_scores
 from companion.services.scoreboard import (
+    ALL_COMBINED,
+    CHINCHON,
     HandInput,
     create_table,
     reenter,
@@ -325,3 +327,72 @@ def test_an_undone_reentry_decision_is_pending_and_the_hand_after_it_waits(app):
     with transaction():
         restore_hand(table, table.version, 3)
     assert standing(table).last_number == 3
+
+
+# -- the final standings -------------------------------------------------------------------------
+def ranked(table) -> list[tuple[int, str, int | None]]:
+    """The final standings as (place, name, hand that put the player out)."""
+    return [(p.place, table.names[p.seat], p.out_in) for p in standing(table).ranking()]
+
+
+def dani_out_in_hand_2(**overrides) -> GameTable:
+    """Dani goes out first (104) and says no to buying back in; Ana, Ben and Carla play on."""
+    table = new_table(**overrides)
+    points_hand(table, 0, {0: -10, 1: 50, 2: 40, 3: 60})
+    points_hand(table, 0, {0: -10, 1: 30, 2: 30, 3: 44})
+    decide(table, 3, buy=False)
+    return table
+
+
+def test_final_standings_follow_the_order_players_went_out_the_first_out_last(app):
+    # Ben (115) and Carla (108) go out together in hand 3: Ana, the last one
+    # in, wins; Carla, out in the same hand with the lower total, is second;
+    # Dani, the first out, is last although her total (104) is the lowest out.
+    table = dani_out_in_hand_2()
+    points_hand(table, 0, {0: -10, 1: 35, 2: 38})
+    assert standing(table).state.winners == ["Ana"]
+    assert totals(table) == [-30, 115, 108, 104]
+    assert ranked(table) == [(1, "Ana", None), (2, "Carla", 3), (3, "Ben", 3), (4, "Dani", 2)]
+
+
+def test_final_standings_players_out_in_the_same_hand_with_equal_totals_share_the_place(app):
+    table = dani_out_in_hand_2()
+    points_hand(table, 0, {0: -10, 1: 30, 2: 40})  # Ben and Carla both at 110
+    assert ranked(table) == [(1, "Ana", None), (2, "Ben", 3), (2, "Carla", 3), (4, "Dani", 2)]
+
+
+def test_final_standings_when_all_go_out_in_one_hand_the_lowest_total_wins_and_equal_totals_share(app):
+    table = new_table(NAMES[:3])
+    points_hand(table, 0, {0: 1, 1: 50, 2: 50})
+    points_hand(table, 1, {0: 50, 1: 1, 2: 48})
+    points_hand(table, 2, {0: 47, 1: 47, 2: 1})  # 98, 98, 99
+    points_hand(table, 0, {0: 4, 1: 5, 2: 4})  # everyone out: 102, 103, 103
+    assert standing(table).state.winners == ["Ana"] and totals(table) == [102, 103, 103]
+    assert ranked(table) == [(1, "Ana", 4), (2, "Ben", 4), (2, "Carla", 4)]
+
+
+def test_final_standings_put_players_still_in_above_all_out_and_a_comeback_by_its_last_time_out(app):
+    table = new_table()
+    points_hand(table, 0, {0: -10, 1: 20, 2: 40, 3: 60})
+    points_hand(table, 0, {0: -10, 1: 10, 2: 30, 3: 45})  # Dani 105: out, buys back in at 70
+    decide(table, 3, buy=True)
+    points_hand(table, 0, {0: -10, 1: 10, 2: 35, 3: 5})  # Carla 105: out, says no
+    decide(table, 2, buy=False)
+    points_hand(table, 0, {0: -10, 1: 10, 3: 30})  # Dani 105 again; two in: no buying back
+    points_hand(table, 0, {0: chinchon_score(table.rules), 1: 20}, chinchon=True)
+    current = standing(table)
+    assert current.state.winners == ["Ana"] and totals(table) == [-40 + chinchon_score(table.rules), 70, 105, 105]
+    # Ben never went out: above both; Dani and Carla, equal totals, by when they went out.
+    assert ranked(table) == [(1, "Ana", None), (2, "Ben", None), (3, "Dani", 4), (4, "Carla", 3)]
+
+
+def test_a_hand_row_keeps_the_total_that_put_a_player_out_the_pot_and_how_it_was_closed(app):
+    table = new_table(stake="2")
+    points_hand(table, 0, {0: -10, 1: 20, 2: 40, 3: 60})
+    points_hand(table, 1, {0: 10, 1: 2, 2: 30, 3: 49})  # Dani 109: out, buys back in at 70
+    decide(table, 3, buy=True)
+    points_hand(table, 2, {0: 5, 1: 8, 2: chinchon_score(table.rules), 3: 1}, chinchon=True)
+    first, second, third = standing(table).rows
+    assert second.reached[3] == 109 and second.totals[3] == 70 and second.reentries == [3]
+    assert (first.pot, second.paid_in, second.pot, third.pot) == (8, 2, 10, 10) and first.paid_in == 0
+    assert (first.mark, second.mark, third.mark) == (ALL_COMBINED, None, CHINCHON)

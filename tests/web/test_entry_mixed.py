@@ -104,7 +104,7 @@ def test_a_stale_save_keeps_the_second_phones_entry_to_save_as_the_next_hand(cli
     response = client.post(f"/t/{token}/hands/new", data=second)
     html = response.get_data(as_text=True)
     assert response.status_code == 409 and hand_count(app) == 1
-    assert html.index("Another phone saved hand 1") < html.index("<h1>")
+    assert html.index("Another phone saved hand 1") < html.index('<form id="hand-form"')  # above the form
     assert "Save hand 2" in html and "Saved as hand 1" in html and "the same hand: the same closer" not in html
     # Side by side: what the other phone saved (Ben closed) and this entry (Anna closed).
     cells = re.findall(r'<th scope="row">(\w+)</th>\s*<td><b>(.*?)</b>(\*?)</td>\s*<td><b>(.*?)</b>(\*?)</td>', html)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
+import pytest
+
 from companion.extensions import db
 from companion.models import GameTable
 
@@ -180,3 +182,19 @@ def test_the_closer_picked_on_the_scoreboard_opens_their_cards(client):
     assert re.search(r'name="active" value="1" checked', entry)
     enter_cards(client, token, 0, GERMAN)
     assert totals(client, token) == [3, 13, 46]
+
+
+@pytest.mark.parametrize(
+    "overrides,shown,not_shown",
+    [
+        ({}, ["10 counts 8", "11 counts 9", "12 counts 10"], []),
+        ({"court_values": "ten"}, ["11 counts 10", "12 counts 10"], ["10 counts"]),
+    ],
+)
+def test_the_hand_page_says_what_a_loose_court_card_counts(app, client, overrides, shown, not_shown):
+    """Classic rules (SPEC §2): a loose 10, 11, 12 count 8, 9, 10; figures counting 10 where the table says so."""
+    token = create_table(client, ["Ana", "Ben"], **overrides)
+    assert table_of(app, token).rules.court_values.value == overrides.get("court_values", "sequence")
+    html = client.get(f"/t/{token}/hands/new?closer=0").get_data(as_text=True)
+    assert "Loose cards count their number, except:" in html
+    assert all(text in html for text in shown) and not any(text in html for text in not_shown)

@@ -706,7 +706,7 @@ def test_a_stock_draw_is_named_only_to_the_drawer(client, app):
     drawn = snapshot(app, token)[3].log[-1].card
     mine = client.get(f"/s/{seats[mover]}").get_data(as_text=True)
     theirs = client.get(f"/s/{seats[other]}").get_data(as_text=True)
-    assert "just drawn" in mine and f'value="{drawn}" required checked' in mine
+    assert "just drawn" in mine and f'value="{drawn}" id="pick-{drawn}" required>' in mine
     assert f"{mover} drew from the stock." in theirs and f'value="{drawn}"' not in theirs
 
 
@@ -850,3 +850,220 @@ def test_seat_links_start_the_rematch_once_and_each_lands_on_its_own_seat(client
     assert first.headers["Location"].endswith(f"/s/{new_seats['Ben']}")
     assert second.headers["Location"].endswith(f"/s/{new_seats['Ana']}")
     assert f"/s/{new_seats['Ben']}" in client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+
+
+# -- #23 digital play as players expect ------------------------------------------------------------
+def ana_draws(client, app, hand: str, drawn: str, *, turns_taken=3, players=("Ana", "Ben"), pile="12b"):
+    """Ana (seat 0) holds ``hand`` and draws ``drawn`` from the stock on her own phone; her page after."""
+    from companion.rules import parse_cards
+
+    token = new_game(client, [(n, "human") for n in players], mode="devices").headers["Location"].split("/")[2]
+    rules = rules_of(app, token)
+    mine, top, shown = parse_cards(hand), parse_cards(drawn), parse_cards(pile)
+    rest = [c for c in rules.pack.cards() if c not in mine + top + shown]
+    others = [rest[i * 7 : i * 7 + 7] for i in range(len(players) - 1)]
+    game = HandGame(
+        rules=rules,
+        dealer=len(players) - 1,
+        hands=[mine, *others],
+        stock=rest[len(others) * 7 :] + top,
+        discards=shown,
+        turn=0,
+        turns_taken=turns_taken,
+    )
+    _deal, version = set_deal(app, token, game, seats=list(range(len(players))))
+    _links, seats = links_of(app, token)
+    post(client, f"/s/{seats['Ana']}", version=version, action="stock")
+    return token, seats["Ana"], client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+
+
+def picked(html: str) -> list[str]:
+    return re.findall(r'<input type="radio" name="card" value="([^"]+)"[^>]*\bchecked\b', html)
+
+
+@pytest.mark.parametrize("source", ["stock", "discard_pile"])
+def test_the_card_just_taken_is_not_picked_for_the_player(client, app, source):
+    """Found by hand (#23): the card just drawn was pre-selected, so one tap
+    on Throw threw it straight back.  Nothing is picked; Throw without a card
+    is refused (the browser asks first: the radios are required)."""
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    _links, seats = links_of(app, token)
+    _, deal_seats, version, game = snapshot(app, token)
+    mover = ["Ana", "Ben"][deal_seats[game.turn]]
+    post(client, f"/s/{seats[mover]}", version=version, action=source)
+    _, _, version, game = snapshot(app, token)
+    html = client.get(f"/s/{seats[mover]}").get_data(as_text=True)
+    assert "just drawn" in html and picked(html) == []
+    assert html.count('name="card"') == 8 and html.count(" required>") == 8
+    response = post(client, f"/s/{seats[mover]}", version=version, action="discard")
+    assert "Choose a card from your hand." in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert snapshot(app, token)[3].to_dict() == game.to_dict()
+
+
+def test_the_best_close_comes_first_as_the_primary_button(client, app):
+    """Throwing 1c leaves all seven combined (−10); throwing 1o or 4o leaves 1c
+    loose (1 point).  The −10 is offered first, as the primary button."""
+    _token, _seat, html = ana_draws(client, app, "1o 2o 3o 4o 5c 5e 5b", "1c")
+    buttons = re.findall(r'<button class="button ([^"]*)" type="submit" name="(action|close)" value="([^"]+)"', html)
+    actions = [(value, "primary" in classes.split()) for classes, _name, value in buttons if value != "hint"]
+    assert actions == [("1c", True), ("discard", False), ("1o", False), ("4o", False)]
+    assert "Close with Ace of copas face down · you score -10" in html
+
+
+def test_loose_cards_are_sorted_by_suit_then_rank(client, app):
+    _token, _seat, html = ana_draws(client, app, "12o 3c 5o 2e 7b 4c 1o", "10e")
+    order = re.findall(r'name="card" value="([^"]+)"', html)
+    assert order == ["1o", "5o", "12o", "3c", "4c", "2e", "10e", "7b"]
+
+
+def test_melds_stay_grouped_before_the_loose_cards(client, app):
+    _token, _seat, html = ana_draws(client, app, "7b 3e 7o 12c 5e 7c 4e", "1o")
+    order = re.findall(r'name="card" value="([^"]+)"', html)
+    assert order[:6] in (["7o", "7c", "7b", "3e", "4e", "5e"], ["3e", "4e", "5e", "7o", "7c", "7b"])
+    assert order[6:] == ["1o", "12c"] and html.count('class="group meld"') == 2
+
+
+def test_a_first_round_refusal_names_the_first_round_rule(client, app):
+    """Found by hand (#23): in the first round the page said "your loose cards
+    are too many or too high" for a hand that closes with −10 a turn later."""
+    _token, _seat, html = ana_draws(client, app, "1o 2o 3o 4o 5c 5e 5b", "1c", turns_taken=0)
+    assert "close-option" not in html
+    assert "You cannot close: Nobody may close before every player has had a turn (first round)." in html
+    assert "too many or too high" not in html
+
+
+def test_a_refusal_after_the_first_round_says_how_many_points_are_loose(client, app):
+    _token, _seat, html = ana_draws(client, app, "12o 3c 5o 2e 7b 4c 1o", "10e")
+    assert "You cannot close: " in html and "first round" not in html and "loose" in html
+
+
+def test_hint_rows_pick_the_card_they_name_without_javascript(client, app):
+    """The odds open right after the buttons, inside the hand's form; a row
+    that names a card is a label of that card's radio button."""
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices", hints="y")
+    token = token.headers["Location"].split("/")[2]
+    from .test_hints import position
+
+    _deal, version = set_deal(app, token, position(rules_of(app, token)), seats=[0, 1])
+    _links, seats = links_of(app, token)
+    post(client, f"/s/{seats['Ana']}", version=version, action="stock")
+    html = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    form = re.search(r'<form method="post" action="[^"]+" class="hand-form">.*?</form>', html, re.S).group(0)
+    assert 'value="hint"' in form and "formnovalidate" in form  # asking needs no card picked
+    post(client, f"/s/{seats['Ana']}", version=snapshot(app, token)[2], action="hint")
+    html = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    form = re.search(r'<form method="post" action="[^"]+" class="hand-form">.*?</form>', html, re.S).group(0)
+    assert form.index('value="discard"') < form.index('<table class="odds">')
+    targets = re.findall(r'<label class="pick-row" for="([^"]+)">', form)
+    rows = re.findall(r'<th scope="row">', form)
+    assert targets and len(targets) == len(rows)
+    ids = dict(re.findall(r'name="card" value="([^"]+)" id="([^"]+)"', form))
+    assert set(targets) <= set(ids.values())
+    assert all(t == ids[t.removeprefix("pick-")] for t in targets)
+
+
+def test_the_final_standings_are_the_scoreboards_ranking(client, app):
+    from companion.services.scoreboard import standing
+
+    token, _links, _seats = finished_digital_match(client, app)
+    html = client.get(f"/t/{token}/play").get_data(as_text=True)
+    board = re.search(r'<ol class="ranking">.*?</ol>', html, re.S).group(0)
+    shown = re.findall(r'<li value="(\d+)"><span>\d+\. (\w+).*?<strong>(-?\d+)</strong></li>', board)
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        current = standing(table)
+        ranked = [(str(p.place), table.names[p.seat], str(current.total(p.seat))) for p in current.ranking()]
+    assert "Final standings" in html and shown == ranked and len(shown) == 3 and shown[0][1] == "Ana"
+
+
+# -- #23 the owner voids a hand that goes round and round --------------------------------------------
+def void_form(client, token: str) -> dict[str, str]:
+    """The owner's confirmation form (``?void=1``), as the page shows it."""
+    html = client.get(f"/t/{token}/play?void=1").get_data(as_text=True)
+    assert "Nobody scores this hand." in html
+    form = re.search(r'<section class="panel void-confirm".*?</section>', html, re.S).group(0)
+    return {k: field(form, k) for k in ("csrf_token", "version", "deal")} | {"action": "void"}
+
+
+def deals_of(app, token):
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        return [(d.id, d.number, d.version, d.state) for d in db.session.query(Deal).filter_by(table_id=table.id)]
+
+
+@pytest.mark.parametrize("mode", ["devices", "hotseat"])
+def test_the_owner_voids_a_hand_after_saying_nobody_scores_it(client, app, mode):
+    players = [("Ana", "human"), ("Ben", "human"), ("Robo", "good")]
+    token = new_game(client, players, mode=mode).headers["Location"].split("/")[2]
+    links, _seats = links_of(app, token)
+    _, _, _, game = snapshot(app, token)
+    page = client.get(f"/t/{token}/play").get_data(as_text=True)
+    assert f'href="/t/{token}/play?void=1"' in page and 'value="void"' not in page  # a link first, then the form
+    response = client.post(f"/t/{token}/play", data=void_form(client, token))
+    assert response.status_code == 303
+    _, seats, _, after = snapshot(app, token)
+    assert after.void is not None and after.void.reason == "abandoned" and after.hands == game.hands
+    with app.app_context():
+        assert db.session.query(Hand).count() == 0
+    assert totals(client, token) == [0, 0, 0]
+    dealer = ["Ana", "Ben", "Robo"][seats[(after.dealer + 1) % 3]]
+    for url in (f"/t/{token}/play", f"/t/{links['watch']}/play"):
+        html = client.get(url).get_data(as_text=True)
+        assert "This hand is void: nobody scores." in html and "The hand was stopped before anybody closed." in html
+        assert f"{dealer} deals a new hand." in html and "The hand was stopped: it is void and nobody scores." in html
+    history = client.get(f"/t/{links['watch']}/history").get_data(as_text=True)
+    assert "Void hand: stopped at the table, nobody scored; dealt again." in history and "stock ran out" not in history
+    page = client.get(f"/t/{token}/play").get_data(as_text=True)
+    post(client, f"/t/{token}/play", version=field(page, "version"), deal=field(page, "deal"), action="next")
+    deals = deals_of(app, token)
+    assert [d[1] for d in deals] == [1, 1]  # the same hand number, dealt again
+    new = HandGame.from_dict(deals[1][3], rules_of(app, token))
+    assert ["Ana", "Ben", "Robo"][seats[new.dealer]] == dealer and new.void is None
+
+
+def test_a_stale_or_replayed_void_is_refused_and_changes_nothing(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    _links, seats = links_of(app, token)
+    form = void_form(client, token)
+    _, deal_seats, version, game = snapshot(app, token)
+    mover = ["Ana", "Ben"][deal_seats[game.turn]]
+    post(client, f"/s/{seats[mover]}", version=version, action="stock")  # the hand moves on
+    before = deals_of(app, token)
+    response = client.post(f"/t/{token}/play", data=form)
+    assert "The hand had moved on, so nothing was voided." in client.get(response.headers["Location"]).get_data(
+        as_text=True
+    )
+    assert deals_of(app, token) == before
+    fresh = void_form(client, token)
+    client.post(f"/t/{token}/play", data=fresh)
+    voided = deals_of(app, token)
+    response = client.post(f"/t/{token}/play", data=fresh)  # the same form again
+    assert "This hand is over." in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert deals_of(app, token) == voided
+    page = client.get(f"/t/{token}/play").get_data(as_text=True)
+    post(client, f"/t/{token}/play", version=field(page, "version"), deal=field(page, "deal"), action="next")
+    dealt = deals_of(app, token)
+    assert len(dealt) == 2
+    response = client.post(f"/t/{token}/play", data={**fresh, "version": str(dealt[1][2])})  # the old deal's form
+    assert "nothing was voided" in client.get(response.headers["Location"]).get_data(as_text=True)
+    assert deals_of(app, token) == dealt
+
+
+def test_only_the_owner_link_may_void_a_hand(client, app):
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    links, seats = links_of(app, token)
+    form = void_form(client, token)
+    before = deals_of(app, token)
+    for role in ("player", "watch"):
+        html = client.get(f"/t/{links[role]}/play?void=1").get_data(as_text=True)
+        assert "Nobody scores this hand." not in html and "void=1" not in html and 'value="void"' not in html
+        assert client.post(f"/t/{links[role]}/play", data=form).status_code == 403
+    seat = seats["Ana"]
+    html = client.get(f"/s/{seat}?void=1").get_data(as_text=True)
+    assert "Nobody scores this hand." not in html and "void=1" not in html
+    assert client.post(f"/s/{seat}", data=form).status_code == 403
+    assert client.get(f"/t/{seat}/play?void=1").status_code == 403
+    assert client.post(f"/t/{seat}/play", data=form).status_code == 403
+    assert client.get("/t/NoSuchLink0000000000aa/play?void=1").status_code == 404
+    assert client.post("/t/NoSuchLink0000000000aa/play", data=form).status_code == 404
+    assert deals_of(app, token) == before

@@ -433,8 +433,15 @@ def test_history_grid_chart_and_csv(client):
     enter_points(client, token, 1, {0: 30, 1: -10, 2: 20})
     html = client.get(f"/t/{token}/history").get_data(as_text=True)
     assert "<polyline" in html and html.count("<polyline") == 3
-    csv = client.get(f"/t/{token}/history.csv").get_data(as_text=True).splitlines()
-    assert csv[1:] == ["1,Ana,3,10,20,3,10,20", "2,Ben,30,-10,20,33,0,40"]
+    csv = client.get(f"/t/{token}/history.csv").get_data().decode("utf-8-sig").splitlines()
+    assert csv[1:] == [
+        "1,Ana,3,3,no,no,,,Ana",
+        "1,Ben,10,10,no,no,,,Ana",
+        "1,Carla,20,20,no,no,,,Ana",
+        "2,Ana,30,33,no,no,,,Ben",
+        "2,Ben,-10,0,no,no,,−10,Ben",
+        "2,Carla,20,40,no,no,,,Ben",
+    ]
 
 
 def test_qr_code_is_an_svg_of_the_player_link(client, app):

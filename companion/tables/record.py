@@ -1,0 +1,75 @@
+"""The match record as people read it: how a hand was closed, and the
+history as a spreadsheet (one row per hand and player)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import Decimal
+
+from flask_babel import gettext as _
+
+from ..services.scoreboard import ALL_COMBINED, CHINCHON, HandRow, Standing
+
+#: What a spreadsheet reads first to know the file is UTF-8 (Excel needs it for ñ and ó).
+BOM = "\ufeff"
+
+
+def mark_text(row: HandRow) -> str:
+    """A hand's mark as printed: "Chinchón", the closer's score with all seven
+    combined ("−10", with a true minus sign), or "" for any other close."""
+    if row.mark == CHINCHON:
+        return _("Chinchón")
+    if row.mark == ALL_COMBINED:
+        return signed(row.points[row.hand.closer_seat])
+    return ""
+
+
+def signed(points: int) -> str:
+    """Points with the minus sign of print (U+2212): ``signed(-10) == "−10"``."""
+    return f"\u2212{-points}" if points < 0 else str(points)
+
+
+def plain(amount: Decimal) -> str:
+    """An amount as a spreadsheet reads a number: ``5``, ``2.5``."""
+    return str(int(amount)) if amount == amount.to_integral_value() else str(amount.normalize())
+
+
+def csv_safe(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula (OWASP CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def history_csv(standing: Standing) -> str:
+    """The history, one row per hand and player who played it: the points,
+    the total after the hand (after a re-entry, the total bought back in
+    at), whether the hand put the player out, whether they bought back in,
+    the pot after the hand (blank without a stake), the closer's mark and
+    the closer.  UTF-8 with a byte-order mark; no cell starts a formula."""
+    names = standing.table.names
+    yes, no = _("yes"), _("no")
+    stake = standing.rules.stake
+    out = io.StringIO()
+    writer = csv.writer(out)
+
+    def write(cells: list[object]) -> None:
+        writer.writerow([csv_safe(c) if isinstance(c, str) else c for c in cells])
+
+    write([_("Hand"), _("Player"), _("Points"), _("Total"), _("Out"), _("Re-entry"), _("Pot"), _("Mark"), _("Closer")])
+    for row in standing.rows:
+        closer = row.hand.closer_seat
+        for seat in sorted(row.points):
+            write(
+                [
+                    row.hand.number,
+                    names[seat],
+                    row.points[seat],
+                    row.totals[seat],
+                    yes if seat in row.out_after else no,
+                    yes if seat in row.reentries else no,
+                    plain(row.pot) if stake else "",
+                    mark_text(row) if seat == closer else "",
+                    names[closer],
+                ]
+            )
+    return BOM + out.getvalue()

@@ -1,0 +1,95 @@
+"""Layouts that hold: 40-letter names without a space (the longest the forms
+take) and 8 players never widen a page past a 360 px phone (issue #23)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from companion.extensions import db
+from companion.models import GameTable
+from companion.services.groups import create_group, join
+from companion.services.play import create_digital_table
+from companion.services.scoreboard import HandInput, create_table, store_hand
+from companion.services.unit import transaction
+
+from .conftest import LIVE_APPS
+
+NAMES = [f"Maximiliano{letter}Fernández".ljust(40, letter.lower()) for letter in "ABCDEFGH"]
+WIDTH = 360
+
+
+@pytest.fixture
+def links(live_server: str) -> dict[str, str]:
+    with LIVE_APPS[live_server].app_context():
+        with transaction():
+            group = create_group(
+                name="G" * 60, members=NAMES, preset="classic", overrides={"stake": "1"}, currency="EUR"
+            )
+            table = create_table(
+                name="T" * 80,
+                preset="classic",
+                overrides={"stake": "1.50"},
+                players=NAMES,
+                first_dealer=0,
+                suit_style="spanish",
+            )
+            join(table, group)
+            digital = create_digital_table(
+                name="",
+                preset="classic",
+                overrides={},
+                players=[(n, "human" if i < 2 else "good") for i, n in enumerate(NAMES)],
+                mode="devices",
+                first_dealer=0,
+                suit_style="spanish",
+            )
+        for closer in range(2):
+            with transaction():
+                table = db.session.get(GameTable, table.id)
+                points = {s: 1 if s == closer else 3 + s for s in range(8)}
+                store_hand(
+                    table, table.version, f"hand-{closer}", HandInput(closer=closer, mode="points", points=points)
+                )
+        seat = next(p.seat_token for p in digital.players if p.seat_token)
+        return {
+            "scoreboard": f"/t/{table.owner_token}",
+            "scoreboard (player link)": f"/t/{table.player_token}",
+            "hand entry": f"/t/{table.owner_token}/hands/new?closer=1",
+            "correction": f"/t/{table.owner_token}/hands/2/edit",
+            "history": f"/t/{table.owner_token}/history",
+            "settings": f"/t/{table.owner_token}/settings",
+            "group": f"/g/{group.owner_token}",
+            "settle-up": f"/g/{group.owner_token}/settle",
+            "group settings": f"/g/{group.owner_token}/settings",
+            "digital table": f"/t/{digital.owner_token}/play",
+            "seat": f"/s/{seat}",
+        }
+
+
+def test_no_page_is_wider_than_360px_with_eight_40_letter_names(page: Page, live_server: str, links):
+    page.set_viewport_size({"width": WIDTH, "height": 780})
+    wide = {}
+    for name, path in links.items():
+        response = page.goto(live_server + path)
+        assert response.status == 200, (name, response.status)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > WIDTH:
+            wide[name] = width
+    assert not wide, wide
+    # The names wrap or are cut with the full name still there to read.
+    page.goto(live_server + links["scoreboard"])
+    text = page.locator("main").inner_text()
+    assert all(name in text.replace("\n", "") for name in NAMES)
+
+
+def test_the_new_table_form_holds_eight_40_letter_names(page: Page, live_server: str):
+    page.set_viewport_size({"width": WIDTH, "height": 780})
+    page.goto(live_server + "/tables/new")
+    page.get_by_text("More players").click()
+    for i, name in enumerate(NAMES):
+        page.fill(f"#players-{i}", name)
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    page.get_by_role("button", name="Start the table").click()
+    page.wait_for_selector(".scores")
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
