@@ -34,8 +34,7 @@ from ..services.scoreboard import (
     delete_table as delete_table_record,
 )
 from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
-from ..web.access import OWNER, PLAYER, WATCH, Link, by_hand
-from ..web.access import authorize as authorize_link
+from ..web.access import OWNER, PLAYER, WATCH, authorize, by_hand
 from ..web.cookies import remember_table, set_cookie
 from ..web.forms import SettingsForm, TableForm, table_problem
 from ..web.group_form import group_for_form
@@ -57,15 +56,6 @@ from .entry import (
 )
 from .record import history_csv as history_file
 from .record import mark_text, signed
-
-
-def authorize(token: str) -> Link:
-    """The table behind a link, as :func:`~companion.web.access.authorize`
-    allows; a group's link opens no table page (404)."""
-    link = authorize_link(token)
-    if link.table is None:
-        abort(404)
-    return link
 
 
 # -- creating ------------------------------------------------------------------------

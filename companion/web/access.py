@@ -149,6 +149,9 @@ def authorize(token: str) -> Link:
     allowed = PERMISSIONS.get(request.endpoint or "", {}).get(method, frozenset())
     if link.role not in allowed:
         forbid(link)
+    # A link opens the pages of what it links to: a group's only the group's.
+    if (link.group is not None) != (request.blueprint == "groups"):
+        abort(404)
     return link
 
 

@@ -114,6 +114,30 @@ def test_each_route_answers_each_link_as_the_table_says(client, app, links, role
     assert not cells, "\n".join(sorted(set(cells)))
 
 
+@pytest.mark.parametrize("role", [OWNER, PLAYER, WATCH])
+def test_a_link_opens_only_the_pages_of_what_it_links_to(client, app, links, role):
+    """A group's links open no table or seat page and a table's links no group
+    page: 404, or 403 where the route never takes that role (found by hand: a
+    group's link on a digital table's page answered 500)."""
+    token = csrf(client)
+    adapter = app.url_map.bind("localhost")
+    cells = []
+    for rule in sorted(link_rules(app), key=lambda r: r.endpoint):
+        other = "physical" if kind_of(rule.endpoint) == "group" else "group"
+        url = url_for_role(rule, role, links, other)
+        for method in ("GET", "POST"):
+            try:
+                endpoint, _args = adapter.match(url.split("?")[0], method=method)
+            except MethodNotAllowed:
+                continue
+            # A role the route never takes is told so (403), as for any link; otherwise: no such page.
+            expected = 404 if role in PERMISSIONS[endpoint].get(method, ()) else 403
+            status = (client.get(url) if method == "GET" else client.post(url, data={"csrf_token": token})).status_code
+            if status != expected:
+                cells.append(f"{method} {url} ({endpoint}) with a {other} {role} link: {status}, expected {expected}")
+    assert not cells, "\n".join(cells)
+
+
 def tokens_above(role, links):
     """Every link a page opened with ``role`` must never show."""
     hidden = {}
