@@ -32,7 +32,7 @@ from ..rules.names import name_key, normalize_name
 from .ledger import fewest_payments, from_cents, split_pot, to_cents
 from .play import DEFAULT_PACE, Pace
 from .rematch import play_on
-from .scoreboard import Standing, standing
+from .scoreboard import ALL_COMBINED, CHINCHON, Standing, standing
 from .unit import ServiceError, new_token
 
 MIN_MEMBERS = 2
@@ -336,9 +336,9 @@ def replay(group: Group, table: GameTable, known: Mapping[str, str] | None = Non
         closer = names[hand.closer_seat]
         for seat, points in row.points.items():
             hand_points[names[seat]].append((points, seat == hand.closer_seat))
-        if hand.chinchon:
+        if row.mark == CHINCHON:
             chinchones[closer] += 1
-        elif row.points.get(hand.closer_seat) == rules.all_combined_bonus:
+        elif row.mark == ALL_COMBINED:
             minus_tens[closer] += 1
     return Match(
         table=table,
