@@ -8,8 +8,6 @@ Every write is one call to ``companion.services.groups`` inside
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from decimal import Decimal, InvalidOperation
 
@@ -43,6 +41,7 @@ from ..web.cookies import remember_table, set_cookie
 from ..web.i18n import money
 from ..web.messages import error_text, stale_text
 from ..web.pace import play_pace
+from ..web.spreadsheet import spreadsheet
 from . import bp
 from .charts import BUCKET_COLOURS, BUCKETS, points_chart, wins_chart
 from .forms import GroupForm, GroupSettingsForm
@@ -180,25 +179,24 @@ def season(token: str, number: int):
 def matches_csv(token: str):
     group = g.group
     number = request.args.get("season", type=int) or group.current_season.number
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([_("Date"), _("Season"), _("Table"), _("Players"), _("Final totals"), _("Winners"), _("Pot")])
-    for m in matches(group):
-        if m.season != number:
-            continue
-        writer.writerow(
-            [
-                m.played_at.strftime("%Y-%m-%d %H:%M"),
-                m.season,
-                m.table.name,
-                "; ".join(m.players),
-                "; ".join(f"{p} {m.totals[p]}" for p in m.players),
-                "; ".join(m.winners) if m.finished else _("in progress"),
-                str(from_cents(m.pot_cents)),
-            ]
-        )
+    rows: list[list[object]] = [
+        [_("Date"), _("Season"), _("Table"), _("Players"), _("Final totals"), _("Winners"), _("Pot")]
+    ]
+    rows += [
+        [
+            m.played_at.strftime("%Y-%m-%d %H:%M"),
+            m.season,
+            m.table.name,
+            "; ".join(m.players),
+            "; ".join(f"{p} {m.totals[p]}" for p in m.players),
+            "; ".join(m.winners) if m.finished else _("in progress"),
+            str(from_cents(m.pot_cents)),
+        ]
+        for m in matches(group)
+        if m.season == number
+    ]
     return Response(
-        out.getvalue(),
+        spreadsheet(rows),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="group-season-{number}.csv"'},
     )

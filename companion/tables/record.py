@@ -3,16 +3,13 @@ history as a spreadsheet (one row per hand and player)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from decimal import Decimal
 
 from flask_babel import gettext as _
 
 from ..services.scoreboard import ALL_COMBINED, CHINCHON, HandRow, Standing
-
-#: What a spreadsheet reads first to know the file is UTF-8 (Excel needs it for ñ and ó).
-BOM = "\ufeff"
+from ..web.house_rules import signed
+from ..web.spreadsheet import spreadsheet
 
 
 def mark_text(row: HandRow) -> str:
@@ -25,19 +22,9 @@ def mark_text(row: HandRow) -> str:
     return ""
 
 
-def signed(points: int) -> str:
-    """Points with the minus sign of print (U+2212): ``signed(-10) == "−10"``."""
-    return f"\u2212{-points}" if points < 0 else str(points)
-
-
 def plain(amount: Decimal) -> str:
     """An amount as a spreadsheet reads a number: ``5``, ``2.5``."""
     return str(int(amount)) if amount == amount.to_integral_value() else str(amount.normalize())
-
-
-def csv_safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula (OWASP CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def history_csv(standing: Standing) -> str:
@@ -49,27 +36,23 @@ def history_csv(standing: Standing) -> str:
     names = standing.table.names
     yes, no = _("yes"), _("no")
     stake = standing.rules.stake
-    out = io.StringIO()
-    writer = csv.writer(out)
-
-    def write(cells: list[object]) -> None:
-        writer.writerow([csv_safe(c) if isinstance(c, str) else c for c in cells])
-
-    write([_("Hand"), _("Player"), _("Points"), _("Total"), _("Out"), _("Re-entry"), _("Pot"), _("Mark"), _("Closer")])
+    rows: list[list[object]] = [
+        [_("Hand"), _("Player"), _("Points"), _("Total"), _("Out"), _("Re-entry"), _("Pot"), _("Mark"), _("Closer")]
+    ]
     for row in standing.rows:
         closer = row.hand.closer_seat
-        for seat in sorted(row.points):
-            write(
-                [
-                    row.hand.number,
-                    names[seat],
-                    row.points[seat],
-                    row.totals[seat],
-                    yes if seat in row.out_after else no,
-                    yes if seat in row.reentries else no,
-                    plain(row.pot) if stake else "",
-                    mark_text(row) if seat == closer else "",
-                    names[closer],
-                ]
-            )
-    return BOM + out.getvalue()
+        rows += [
+            [
+                row.hand.number,
+                names[seat],
+                row.points[seat],
+                row.totals[seat],
+                yes if seat in row.out_after else no,
+                yes if seat in row.reentries else no,
+                plain(row.pot) if stake else "",
+                mark_text(row) if seat == closer else "",
+                names[closer],
+            ]
+            for seat in sorted(row.points)
+        ]
+    return spreadsheet(rows)

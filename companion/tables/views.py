@@ -38,6 +38,7 @@ from ..web.access import OWNER, PLAYER, WATCH, authorize, by_hand
 from ..web.cookies import remember_table, set_cookie
 from ..web.forms import SettingsForm, TableForm, table_problem
 from ..web.group_form import group_for_form
+from ..web.house_rules import signed
 from ..web.messages import FormError, error_text, stale_text
 from ..web.rules_text import table_rules_line
 from ..web.templating import render_page
@@ -55,7 +56,7 @@ from .entry import (
     to_input,
 )
 from .record import history_csv as history_file
-from .record import mark_text, signed
+from .record import mark_text
 
 
 # -- creating ------------------------------------------------------------------------

@@ -279,6 +279,7 @@ def value_text(name: str, value: Any) -> str:
 
 
 def signed(number: int) -> str:
+    """A number with the minus sign of print (U+2212): ``signed(-10) == "−10"``."""
     return f"−{-number}" if number < 0 else str(number)
 
 

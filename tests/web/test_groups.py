@@ -778,12 +778,21 @@ def test_season_csv(client, app):
     token = create_group(client)
     play_example(client, token)
     response = client.get(f"/g/{token}/matches.csv?season=1")
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert response.get_data().startswith("\ufeff".encode())  # UTF-8 with a BOM, as the history's
+    rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert rows[0] == ["Date", "Season", "Table", "Players", "Final totals", "Winners", "Pot"]
     assert [r[3:] for r in rows[1:]] == [
         ["Ana; Ben; Carla; Dani", "Ana 115; Ben 102; Carla 57; Dani 109", "Carla", "2.50"],
         ["Ana; Ben", "Ana -9; Ben 100", "Ana", "1.00"],
     ]
+
+
+def test_season_csv_cells_never_start_a_formula(client, app):
+    """Found reading the change: the history's CSV was safe, the group's was not."""
+    token = create_group(client)
+    table_in_group(client, token, ["Ana", "Ben"], name="=HYPERLINK(1)")
+    rows = list(csv.reader(io.StringIO(client.get(f"/g/{token}/matches.csv?season=1").get_data().decode("utf-8-sig"))))
+    assert rows[1][2] == "'=HYPERLINK(1)"
 
 
 def test_group_export_and_import_are_lossless(client, app, tmp_path):
