@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..models import Deal, GameTable
 from ..rules import SUITS, Card, best_melds
-from ..rules.close import Reason, check_close
+from ..rules.close import Reason, check_close, legal_discards
 from ..rules.game import Close, Discard, Draw, HandGame, Move, Phase, Reshuffle, Void
 from ..services.scoreboard import Standing, next_seat, standing
 
@@ -158,11 +158,10 @@ def closes_of(hand: list[Card], game: HandGame) -> tuple[list[CloseOption], Reas
     """The legal closes, the best first (a Chinchón, then the lowest score),
     or none and the engine's reason why (the first round, or the loose cards)."""
     rules = game.rules
-    closes = []
-    for card in dict.fromkeys(sorted(hand)):
-        verdict = check_close(hand, rules, game.first_round, card, players=game.players)
-        if verdict.legal:
-            closes.append(CloseOption(card, verdict.score, verdict.wins_match))  # type: ignore[arg-type]
+    closes = [
+        CloseOption(d.discard, d.verdict.score, d.verdict.wins_match)  # type: ignore[arg-type]
+        for d in legal_discards(hand, rules, game.first_round, players=game.players)
+    ]
     if closes:
-        return sorted(closes, key=lambda o: (not o.wins_match, o.score)), None
+        return sorted(closes, key=lambda o: (not o.wins_match, o.score, o.card)), None
     return [], check_close(hand, rules, game.first_round, players=game.players).why
