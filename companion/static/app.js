@@ -8,8 +8,17 @@
   // The form is the grid's only state: one checkbox per card copy and tab,
   // a radio button for the active tab.  A tap checks a box natively (the
   // same with or without this file); this script only shows counters and
-  // marks, moves on after a player's cards and asks for the verdict once
-  // tapping pauses (hx-trigger="entry-change delay:…").
+  // marks, moves on after a player's cards and asks for the verdict
+  // (hx-trigger="entry-check") once tapping pauses or a tab is full.
+  //
+  // Every change fires "entry-change" at once (offline.js keeps the draft on
+  // it); the verdict is asked PAUSE_MS after the last tap or keystroke, longer
+  // than a tap at a person's pace (0.8 s), so entering a hand is a few
+  // requests, not one a tap.  A player's last card (the tab's count reached)
+  // or another arrangement asked for is judged at once.  Until the verdict
+  // comes the summary says "checking…" (data-waiting, then htmx-request).
+  var PAUSE_MS = 1200;
+  var waits = new WeakMap();
   function gridForm(el) {
     var form = el && el.closest ? el.closest("form[data-grid]") : null;
     return form || document.querySelector("form[data-grid]");
@@ -54,12 +63,15 @@
     panels(form).forEach(function (panel) {
       var key = panel.getAttribute("data-panel");
       panel.querySelectorAll(".cell").forEach(function (cell) {
-        var token = cell.getAttribute("data-token");
+        var token = cell.getAttribute("data-card");
         var who = held[token] || [];
         var full = who.length >= (token === "*" ? jokers : copies);
-        cell.querySelectorAll("input.pick").forEach(function (box) { box.disabled = !box.checked && full; });
+        var boxes = cell.querySelectorAll("input.pick");
+        boxes.forEach(function (box) { box.disabled = !box.checked && full; });
         var marks = who.filter(function (k) { return k !== key; }).map(function (k) { return markOf(form, k); }).join("");
-        cell.querySelectorAll(".owner").forEach(function (owner) { owner.textContent = marks; });
+        var face = cell.querySelector(".pick ~ span");
+        if (marks) face.setAttribute("data-owner", marks); else face.removeAttribute("data-owner");
+        face.inert = Array.prototype.every.call(boxes, function (box) { return box.disabled; });
       });
     });
   }
@@ -133,8 +145,20 @@
     if (pick && name) pick.open = false;
   }
 
-  function changed(form) {
-    if (window.htmx) window.htmx.trigger(form, "entry-change");
+  // A panel whose count is reached: a player's seven (data-advance) or the
+  // most the tab takes (data-limit, the discard's one card).
+  function full(panel) {
+    var count = panel.querySelectorAll("input.pick:checked").length;
+    return count === parseInt(panel.getAttribute("data-advance"), 10) || count === parseInt(panel.getAttribute("data-limit"), 10);
+  }
+
+  function changed(form, now) {
+    if (!window.htmx) return;
+    window.htmx.trigger(form, "entry-change");
+    clearTimeout(waits.get(form));
+    form.setAttribute("data-waiting", "");
+    if (now) window.htmx.trigger(form, "entry-check");
+    else waits.set(form, setTimeout(function () { window.htmx.trigger(form, "entry-check"); }, PAUSE_MS));
   }
 
   document.addEventListener("click", function (event) {
@@ -143,7 +167,7 @@
     if (!form || !form.contains(button)) return;
     event.preventDefault();
     hidden(form, "c" + button.getAttribute("data-alt")).value = button.getAttribute("data-next");
-    changed(form);
+    changed(form, true);
   });
 
   document.addEventListener("change", function (event) {
@@ -151,9 +175,10 @@
     var form = gridForm(target);
     if (!form || !form.contains(target)) return;
     if (target.classList.contains("pick")) {
+      var panel = target.closest("[data-panel]");
       refresh(form);
-      if (target.checked) advance(form, target.closest("[data-panel]"));
-      changed(form);
+      if (target.checked) advance(form, panel);
+      changed(form, full(panel));
     } else if (target.name === "active") {
       return; // only which grid shows: nothing new to judge
     } else if (target.hasAttribute("data-reload")) {
@@ -202,7 +227,17 @@
   // The verdict that waits for is the one asked after the closer's last card.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = gridForm(event.target);
-    if (form && form.dataset.focusNext === "tapped") form.dataset.focusNext = "sent";
+    if (!form) return;
+    if (event.detail.elt === form) form.removeAttribute("data-waiting"); // htmx-request says "checking…" from here
+    if (form.dataset.focusNext === "tapped") form.dataset.focusNext = "sent";
+  });
+
+  // Saved or checked as a whole form: the server judges what it holds, no preview is owed.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-grid]")) return;
+    clearTimeout(waits.get(form));
+    form.removeAttribute("data-waiting");
   });
 
   window.addEventListener("pageshow", function () {

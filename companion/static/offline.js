@@ -1,6 +1,8 @@
 // Chinchón companion: an evening without signal.
 //  - Registers the service worker and marks a page it served from the phone's
-//    copy ("offline · as of 21:40").
+//    copy ("offline · as of 21:40"); asks it to keep hand entry and the offline
+//    page when its copy is missing or out of date (never ahead of being
+//    opened on a connection that saves data).
 //  - Drafts: a hand being entered survives a reload; removed once stored.
 //  - The queue: a hand saved without a connection is kept on this phone
 //    (localStorage: it survives closing the browser), listed on the scoreboard,
@@ -20,11 +22,11 @@
   const SUBMITTED = "chinchon-submitted";
   const EDITING = "chinchon-editing";
   const NOTICE = "chinchon-notice";
-  const OFFLINE_LANG = "chinchon-offline-lang";
   const WAKE = "chinchon-wake";
   const DRAFT_DAYS = 2;
   const RETRY_MS = 30000;
   const ENTER_HAND = "a[href*='/hands/new']:not([data-change])";
+  const PAGES = "chinchon-pages"; // the service worker's copies of pages, by path
   const loadedAt = Date.now();
   let texts = {};
   let notice = ""; // "2 hands sent.", shown once on the scoreboard
@@ -702,22 +704,53 @@
   });
 
   // -- start --------------------------------------------------------------------------
+  // A connection that asks to save data (or a 2G one) gets no page ahead of
+  // being opened: the worker still keeps each page the person opens.
+  function savingData() {
+    const connection = navigator.connection;
+    return !!connection && (connection.saveData === true || /2g$/.test(connection.effectiveType || ""));
+  }
+
+  // The worker keeps each page once by path, and is asked for a page only
+  // when its copy is missing or out of date: so each is fetched at most once
+  // per version.  The offline page must be in the language chosen last.
+  // Hand entry must open offline too, at the current version of the table:
+  // the scoreboard links it once per closer, but it is one copy, fetched
+  // again when it is of another version or language, or was kept as opened
+  // for one closer.
+  function outdated(registration) {
+    const lang = '<html lang="' + document.documentElement.lang + '"';
+    const wanted = [keptCopy(document.body.dataset.offline || "/offline", function (html) { return html.indexOf(lang) >= 0; })];
+    const board = scoreboardToken() ? document.getElementById("board") : null;
+    // The table's version: the scoreboard's poll asks for what is newer.
+    const since = board ? new URL(board.getAttribute("hx-get") || "", location.href).searchParams.get("since") : null;
+    const entry = new Set();
+    if (board) document.querySelectorAll(ENTER_HAND).forEach(function (enter) { entry.add(pathOf(enter.href)); });
+    entry.forEach(function (path) {
+      wanted.push(keptCopy(path, function (html) {
+        return since !== null && html.indexOf(lang) >= 0 && html.indexOf('name="version" value="' + since + '"') >= 0
+          && !/name="closer" value="\d+" checked/.test(html);
+      }));
+    });
+    return Promise.all(wanted).then(function (paths) { return { registration: registration, paths: paths.filter(Boolean) }; });
+  }
+
+  // The path, unless the worker's copy of it passes ``current``.
+  function keptCopy(path, current) {
+    if (!window.caches) return Promise.resolve(path);
+    return caches.open(PAGES).then(function (cache) { return cache.match(path); })
+      .then(function (copy) { return copy ? copy.text() : ""; })
+      .then(function (html) { return html && current(html) ? null : path; }, function () { return path; });
+  }
+
   function worker() {
     if (!("serviceWorker" in navigator) || !document.body.dataset.sw) return;
     if (document.body.dataset.keptAt || navigator.onLine === false) return;
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* not fatal */ });
-    const paths = [];
-    // Hand entry must open offline too, at the current version of the table.
-    if (scoreboardToken()) {
-      document.querySelectorAll(ENTER_HAND).forEach(function (enter) { paths.push(pathOf(enter.href)); });
-    }
-    // The offline page in the language chosen last.
-    const lang = document.documentElement.lang;
-    if (read(OFFLINE_LANG, null) !== lang) paths.push(document.body.dataset.offline || "/offline");
-    if (!paths.length) return;
-    navigator.serviceWorker.ready.then(function (registration) {
-      registration.active.postMessage({ type: "keep", paths: paths });
-      write(OFFLINE_LANG, lang);
+    if (savingData()) return;
+    // Once installed: its installation keeps the offline page itself.
+    navigator.serviceWorker.ready.then(outdated).then(function (kept) {
+      if (kept.paths.length) kept.registration.active.postMessage({ type: "keep", paths: kept.paths });
     });
   }
 

@@ -4,11 +4,14 @@ The form itself is the grid's only state: each tab (a player, the discard)
 has its own panel of checkboxes named after the tab's field, one checkbox per
 copy of a card, and the active tab is a radio button.  A tap checks or
 unchecks a box, natively, with or without JavaScript; the form posts exactly
-the boxes that are checked.  Two decks: the second copy's box takes the tap
-once the first is checked (see ``app.css``), so a card cycles 0, 1, 2, 1, 0.
-The script (``static/app.js``) only reads the boxes to refresh counters and
-marks, moves to the next player after seven cards and asks for the verdict
-once tapping pauses; the server judges whatever the form holds.
+the boxes that are checked.  A cell is its card's boxes laid over one face
+(the rank; ``app.css`` draws the suit and the other tabs' marks), so a panel
+of 40 cards weighs a few kilobytes.  Two decks: the second copy's box takes
+the tap while exactly one is checked (see ``app.css``), so a card cycles 0,
+1, 2, 1, 0.  The script (``static/app.js``) only reads the boxes to refresh
+counters and marks, moves to the next player after seven cards and asks for
+the verdict once tapping pauses or a tab is full; the server judges whatever
+the form holds.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..rules import JOKER, Card, ChinchonError, Rules, parse_card
+from .i18n import card_label, card_name
 
 
 @dataclass
@@ -39,11 +43,17 @@ class Tab:
 class Cell:
     card: Card
     token: str
-    suit: str
+    name: str  # every box's accessible name: "5 de oros"
+    face: str  # the rank as shown ("12", "K", "★"); app.css adds the suit
     mine: int  # copies this tab holds
     copies: int  # checkboxes: copies of this card in the pack
-    disabled: bool  # every copy is held by other tabs
+    full: bool  # every copy is held, here or on other tabs: the boxes not checked are disabled
     marks: str
+
+    @property
+    def taken(self) -> bool:
+        """Every copy is another tab's: no box of this cell can be checked."""
+        return self.full and not self.mine
 
 
 @dataclass
@@ -90,21 +100,27 @@ class GridView:
                 held = holders.get(token, [])
                 mine = sum(1 for t in held if t is tab)
                 marks = "".join(t.mark for t in held if t is not tab)
-                suit = card.suit.value if card.suit else "joker"
+                name, face = card_name(card, self.deck, self.style), self.face(card)
                 if card == JOKER:
+                    full = len(held) >= self.copies(token)
                     for i in range(max(self.copies(token), mine)):
-                        full = len(held) >= self.copies(token)
-                        yield Cell(card, token, suit, int(i < mine), 1, i >= mine and full, marks)
+                        yield Cell(card, token, name, face, int(i < mine), 1, full, marks)
                     continue
                 yield Cell(
                     card=card,
                     token=token,
-                    suit=suit,
+                    name=name,
+                    face=face,
                     mine=mine,
                     copies=max(self.copies(token), mine),
-                    disabled=not mine and len(held) >= self.copies(token),
+                    full=len(held) >= self.copies(token),
                     marks=marks,
                 )
+
+    def face(self, card: Card) -> str:
+        """The rank a cell shows: its suit (a mark, or the Spanish suit's icon) is drawn by CSS."""
+        label = card_label(card, self.deck, self.style)
+        return label[:-1] if card.suit and self.style == "french" else label
 
     def tab(self, key: str) -> Tab | None:
         return next((t for t in self.tabs if t.key == key), None)

@@ -62,7 +62,7 @@ def test_main_pages_have_no_serious_violations(browser: Browser, live_server: st
             choose_closer(page, 0)
             for token in ["11c", "11e", "11b", "5o", "6o", "7o", "3c", "12e"]:
                 page.locator(f"[data-card='{token}']:visible").first.click()
-            page.wait_for_timeout(300)
+            page.wait_for_function("() => !document.querySelector('form[data-waiting], .htmx-request')")
         found = violations(page)
         if found:
             problems[name] = found

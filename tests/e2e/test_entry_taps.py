@@ -111,3 +111,50 @@ def test_player_tabs_fit_a_360px_screen_and_tabs_and_summary_stay_in_view(page: 
     box = page.locator("#summary").bounding_box()
     assert box["y"] >= 740 - 120 and box["y"] + box["height"] <= 740, box  # the verdict: at the foot
     assert re.search(r"Carla", page.locator("#summary").inner_text())
+
+
+def test_at_a_persons_pace_the_verdict_is_asked_after_a_pause_or_a_players_last_card(page: Page, live_server: str):
+    """Light on the wire: a tap every 0.8 s asks nothing until a player's
+    seventh card, which is judged at once; a pause in tapping (or typing)
+    asks once.  The page's clock is Playwright's, moved on by hand."""
+    token = new_table(live_server)
+    page.clock.install()
+    page.goto(f"{live_server}/t/{token}/hands/new?closer=0")
+    previews = []
+    page.on("request", lambda r: previews.append(r) if r.method == "POST" else None)
+
+    def tap_at_pace(cards: str) -> None:
+        asked = len(previews)
+        for token_ in cards.split():
+            page.locator(f"[data-card='{token_}']:visible").first.click()
+            if len(previews) == asked:
+                expect(page.locator("#summary .checking")).to_be_visible()  # the line waits for its verdict
+            page.clock.run_for(800)
+
+    def answered() -> None:
+        page.wait_for_function("() => !document.querySelector('form[data-waiting], .htmx-request')", polling=50)
+
+    tap_at_pace(SHOWN[0])
+    answered()
+    assert len(previews) == 1  # Ana's seventh card, at once
+    expect(page.locator("#summary")).to_contain_text("Ana 3")
+    tap_at_pace("5b 5c 5e")
+    assert len(previews) == 1
+    page.clock.run_for(500)  # a pause: 1.3 s since the last tap
+    answered()
+    assert len(previews) == 2
+    expect(page.locator("#problem")).to_contain_text("Ben holds 7 cards (6 or 8 after a mis-draw); 3 tapped.")
+    tap_at_pace("4o 12o 2c 1c")
+    answered()
+    assert len(previews) == 3  # Ben's seventh card, at once
+    for seat in (2, 3):
+        page.fill(f"input[name=p{seat}]", str(POINTS[seat]))
+        page.clock.run_for(800)
+    assert len(previews) == 3
+    page.clock.run_for(500)
+    answered()
+    assert len(previews) == 4
+    expect(page.locator("#summary")).to_contain_text("Dani 12")
+    page.locator("button[name=action][value=save]").click()
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+    assert [int(t) for t in page.locator(".score .total").all_inner_texts()] == POINTS

@@ -63,7 +63,7 @@ def test_with_the_closer_known_the_grid_starts_in_the_upper_half_and_save_is_on_
     page: Page, live_server: str
 ):
     open_hand(page, live_server, new_table(live_server), 1)
-    assert box(page, ".grid[data-panel='1'] .card")["y"] < VIEWPORT / 2
+    assert box(page, ".grid[data-panel='1'] .cell")["y"] < VIEWPORT / 2
     # The closer is not asked twice: the pills stay folded behind one line that names Ben.
     expect(page.locator("label.pill:has(input[name=closer])").first).to_be_hidden()
     expect(page.locator("[data-closer-pick] summary")).to_contain_text("Ben")
@@ -88,11 +88,11 @@ def test_whose_cards_and_save_stay_on_screen_at_every_scroll_position(page: Page
         assert on_screen_and_uncovered(page, "#summary"), y
     # Scrolled until the grid's last row sits on the action bar, it can be tapped: neither bar covers it.
     page.evaluate(
-        """() => { const row = [...document.querySelectorAll(".grid[data-panel='1'] label[data-card='12c']")].find(e => e.offsetParent);
+        """() => { const row = [...document.querySelectorAll(".grid[data-panel='1'] [data-card='12c']")].find(e => e.offsetParent);
                    const bar = document.querySelector(".actionbar").getBoundingClientRect();
                    window.scrollBy(0, row.getBoundingClientRect().bottom - bar.top + 4); }"""
     )
-    assert on_screen_and_uncovered(page, ".grid[data-panel='1'] label[data-card='12c']")
+    assert on_screen_and_uncovered(page, ".grid[data-panel='1'] [data-card='12c']")
 
 
 def test_after_seven_cards_the_next_player_in_play_order_from_the_closer_is_active(page: Page, live_server: str):
@@ -206,7 +206,7 @@ def test_without_javascript_the_closer_is_changed_behind_its_line_and_the_hand_s
     page = context.new_page()
     token = new_table(live_server)
     page.goto(f"{live_server}/t/{token}/hands/new?closer=1")
-    assert box(page, ".grid[data-panel='1'] .card")["y"] < VIEWPORT / 2
+    assert box(page, ".grid[data-panel='1'] .cell")["y"] < VIEWPORT / 2
     expect(page.locator("[data-wake]")).to_be_hidden()
     expect(page.get_by_role("button", name="Start over")).to_be_hidden()
     # Carla closed, in fact: "Change" opens the closer's pills, "Check" shows her grid.

@@ -78,13 +78,19 @@ def save(page: Page) -> None:
     page.locator("button[name=action][value=save]").click()
 
 
-def kept_copy_shows(page: Page, path: str, text: str) -> None:
-    """Wait until the service worker's copy of ``path`` holds ``text``."""
-    page.wait_for_function(
-        """([path, text]) => caches.open("chinchon-pages").then((c) => c.match(path))
-             .then((r) => (r ? r.text() : "")).then((html) => html.includes(text))""",
-        arg=[path, text],
-    )
+def kept_copy_shows(page: Page, path: str, text: str, timeout_ms: int = 15000) -> None:
+    """Wait until the service worker's copy of ``path`` holds ``text`` (polled
+    here: ``wait_for_function`` takes a promise for a truthy answer)."""
+    for _ in range(timeout_ms // 100):
+        shown = page.evaluate(
+            """([path, text]) => caches.open("chinchon-pages").then((c) => c.match(path))
+                 .then((r) => (r ? r.text() : "")).then((html) => html.includes(text))""",
+            [path, text],
+        )
+        if shown:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the kept copy of {path} does not show {text!r}")
 
 
 def server_hands(live_server: str, owner: str) -> list[tuple[int, int, list[int]]]:
@@ -200,7 +206,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     assert server_hands(live_server, owner) == [(1, 0, after_1), (2, 1, points_2), (3, 3, points_3)]
     # Nothing is left behind on the phone: no queue, no drafts.
     left = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('chinchon-'))")
-    assert [k for k in left if k not in ("chinchon-offline-lang",)] == []
+    assert left == []
     assert page.evaluate("localStorage.getItem('chinchon-queue')") in (None, "[]")
 
 
@@ -343,3 +349,80 @@ def test_hands_kept_offline_go_in_order_when_the_signal_returns(page: Page, cont
     points_1, points_2 = engine_points(HAND_1, 0), engine_points(HAND_2, 1)
     assert totals(page) == [a + b for a, b in zip(points_1, points_2, strict=True)]
     assert server_hands(live_server, owner) == [(1, 0, points_1), (2, 1, points_2)]
+
+
+def count_prefetches(live_server: str) -> list[str]:
+    """The hand pages fetched by anything but a navigation (the worker keeping a copy)."""
+    app = LIVE_APPS[live_server]
+    fetched: list[str] = []
+    inner = app.wsgi_app
+
+    def counting(environ, start_response):
+        path = environ["PATH_INFO"]
+        navigation = environ.get("HTTP_SEC_FETCH_MODE") == "navigate"
+        if path.endswith("/hands/new") and environ["REQUEST_METHOD"] == "GET" and not navigation:
+            fetched.append(path + "?" + environ.get("QUERY_STRING", ""))
+        return inner(environ, start_response)
+
+    app.wsgi_app = counting
+    return fetched
+
+
+def settled_worker(page: Page) -> None:
+    """The scoreboard's requests to the worker are sent and answered."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => new Promise((r) => setTimeout(r, 1500)))")
+
+
+def test_the_worker_fetches_hand_entry_once_per_version_of_the_table(page: Page, live_server: str):
+    """Light on the wire: the scoreboard links hand entry once per closer, but
+    the worker keeps one copy of it, fetched again only for a new version."""
+    fetched = count_prefetches(live_server)
+    page.goto(live_server + "/tables/new")
+    for i, name in enumerate(NAMES):
+        page.fill(f"#players-{i}", name)
+    page.get_by_role("button", name="Start the table").click()
+    expect(page.locator(".status")).to_contain_text("Hand 1")
+    owner = page.url.rsplit("/", 1)[1]
+    kept_copy_shows(page, f"/t/{owner}/hands/new", "Save hand 1")
+    for _ in range(2):  # the scoreboard opened again and again, the table unchanged
+        page.reload()
+        settled_worker(page)
+    assert fetched == [f"/t/{owner}/hands/new?"]
+    # A hand is saved: the next one's page, once.
+    page.locator(".pick-closer a").first.click()
+    tap_cards(page, 0, HAND_1)
+    expect(page.locator("#verdict")).to_contain_text("Legal close")
+    save(page)
+    expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
+    kept_copy_shows(page, f"/t/{owner}/hands/new", "Save hand 2")
+    page.reload()
+    settled_worker(page)
+    assert fetched == [f"/t/{owner}/hands/new?"] * 2
+    # Opened for one closer, then left: the copy kept for any closer comes back (once).
+    page.locator(".pick-closer a").nth(2).click()
+    expect(page.locator("[data-closer-pick] summary")).to_contain_text("Carla")
+    page.get_by_role("link", name="Scoreboard").click()
+    kept_copy_shows(page, f"/t/{owner}/hands/new", 'name="closer" value="2" >')
+    page.reload()
+    settled_worker(page)
+    assert fetched == [f"/t/{owner}/hands/new?"] * 3
+
+
+@pytest.mark.parametrize(
+    "connection", ["{saveData: true, effectiveType: '4g'}", "{saveData: false, effectiveType: '2g'}"]
+)
+def test_nothing_is_fetched_ahead_on_a_connection_that_saves_data(browser: Browser, live_server: str, connection):
+    fetched = count_prefetches(live_server)
+    context = browser.new_context(**PHONE)
+    context.add_init_script(f"Object.defineProperty(navigator, 'connection', {{value: {connection}}});")
+    page = context.new_page()
+    scoreboard = start_table(page, live_server, NAMES)
+    settled_worker(page)
+    assert fetched == []
+    # What the person opens is kept all the same: hand entry opens offline once opened.
+    page.locator(".pick-closer a").first.click()
+    expect(page.locator("h1")).to_have_text("Hand 1")
+    page.get_by_role("link", name="Scoreboard").click()
+    kept_copy_shows(page, f"/t/{scoreboard.rsplit('/', 1)[1]}/hands/new", "Save hand 1")
+    assert fetched == []
+    context.close()

@@ -114,8 +114,7 @@ def settle(page: Page, js: bool = True) -> None:
             check.first.click()
         page.wait_for_load_state()
         return
-    page.wait_for_timeout(700)
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_function("() => !document.querySelector('form[data-waiting], .htmx-request')")
     page.wait_for_timeout(100)
 
 
