@@ -18,6 +18,14 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
 )
+#: On every answer (HSTS too, over HTTPS).
+HEADERS = [
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    # Table links carry their secret in the URL: never leak it as a referrer.
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+]
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -45,15 +53,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             RATE_LIMIT_API="120 per minute",
             RATE_LIMIT_WRITES="60 per minute",
             RATE_LIMIT_PREVIEWS="600 per minute",
+            RATE_LIMIT_ADDRESS_WRITES="1200 per minute",
+            RATE_LIMIT_ADDRESS_PREVIEWS="6000 per minute",
         )
         app.config.from_mapping(test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    if app.config.get("TRUST_PROXY"):
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        n = app.config["TRUST_PROXY"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     logs.init_app(app)
 
     from .web.i18n import select_locale
@@ -85,10 +90,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .web import templating
 
     templating.init_app(app)
+    from .web import compression
+
+    compression.init_app(app)
 
     from . import commands
 
     commands.init_app(app)
+    from .web import polls
+
+    # The WSGI layers, innermost first: the unchanged-poll shortcut, then the proxy fix.
+    polls.init_app(app, HEADERS)
+    if app.config.get("TRUST_PROXY"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        n = app.config["TRUST_PROXY"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
     @app.cli.command("init-db")
     def init_db() -> None:
@@ -156,13 +173,22 @@ def _errors(app: Flask) -> None:
 
         from flask_babel import ngettext
 
+        from .web.limits import breached_by_link
+
         limit = limiter.current_limit
         wait = max(1, int(limit.reset_at - time.time())) if limit is not None else 60
-        message = ngettext(
-            "Too many requests from this connection; wait %(num)s second and try again.",
-            "Too many requests from this connection; wait %(num)s seconds and try again.",
-            wait,
-        )
+        if breached_by_link():
+            message = ngettext(
+                "Too many changes through this link in a short time; wait %(num)s second and try again.",
+                "Too many changes through this link in a short time; wait %(num)s seconds and try again.",
+                wait,
+            )
+        else:
+            message = ngettext(
+                "Too many requests from this connection; wait %(num)s second and try again.",
+                "Too many requests from this connection; wait %(num)s seconds and try again.",
+                wait,
+            )
         headers = {"Retry-After": str(wait)}
         if request.path.startswith("/api/"):
             from .api.http import http_error_json
@@ -215,11 +241,8 @@ def _security_headers(app: Flask) -> None:
         if request.view_args and {"token", "seat_token"} & set(request.view_args):
             # A page behind a secret link: never kept in a shared cache or the browser's disk cache.
             response.headers["Cache-Control"] = "no-store"
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        # Table links carry their secret in the URL: never leak it as a referrer.
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
+        for name, value in HEADERS:
+            response.headers.setdefault(name, value)
         if request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         return response

@@ -5,10 +5,15 @@
 - ``DATABASE_URL``: PostgreSQL (``postgres://`` and ``postgresql://`` are
   accepted); default SQLite in ``instance/``, in WAL mode with a busy timeout.
 - ``LOG_LEVEL``: INFO by default.
-- ``RATELIMIT_STORAGE_URI``, ``RATE_LIMIT_API``, ``RATE_LIMIT_WRITES``,
-  ``RATE_LIMIT_PREVIEWS``, ``RATELIMIT_ENABLED``: rate limits.  In memory by
+- ``REDIS_URL``: a Redis shared by every app server: the rate limits' counts
+  and the version of each table that unchanged polls are answered from
+  (``web/polls.py``).  Without it polls read the database.
+- ``RATELIMIT_STORAGE_URI``, ``RATE_LIMIT_API`` (per address),
+  ``RATE_LIMIT_WRITES`` and ``RATE_LIMIT_PREVIEWS`` (per link),
+  ``RATE_LIMIT_ADDRESS_WRITES`` and ``RATE_LIMIT_ADDRESS_PREVIEWS`` (the
+  ceiling per address), ``RATELIMIT_ENABLED``: rate limits (``web/limits.py``).  In memory by
   default, which is per worker process: with several workers set
-  ``RATELIMIT_STORAGE_URI=redis://...`` so they share one count.
+  ``REDIS_URL`` (or ``RATELIMIT_STORAGE_URI=redis://...``) so they share one count.
 - ``TRUST_PROXY``: the number of proxies in front that append to
   X-Forwarded-For.  The client address is then the one the nearest of them
   saw (the n-th value from the right); values further left are the client's
@@ -65,12 +70,15 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "REDIS_URL": os.environ.get("REDIS_URL", ""),
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or os.environ.get("REDIS_URL") or "memory://",
         "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() not in ("0", "false", "no"),
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATE_LIMIT_API": os.environ.get("RATE_LIMIT_API", "120 per minute"),
         "RATE_LIMIT_WRITES": os.environ.get("RATE_LIMIT_WRITES", "60 per minute"),
         "RATE_LIMIT_PREVIEWS": os.environ.get("RATE_LIMIT_PREVIEWS", "600 per minute"),
+        "RATE_LIMIT_ADDRESS_WRITES": os.environ.get("RATE_LIMIT_ADDRESS_WRITES", "1200 per minute"),
+        "RATE_LIMIT_ADDRESS_PREVIEWS": os.environ.get("RATE_LIMIT_ADDRESS_PREVIEWS", "6000 per minute"),
         "TRUST_PROXY": proxies,
         "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", "") or 64 * 1024),
         "API_CORS_ORIGINS": os.environ.get("API_CORS_ORIGINS", ""),

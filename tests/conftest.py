@@ -130,3 +130,38 @@ def client(app):
 @pytest.fixture
 def client_without_language(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """A private Redis for this test process (no persistence), or a skip."""
+    import shutil
+    import socket
+    import subprocess
+    import time
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (make test installs it)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    import redis
+
+    client = redis.Redis(port=port)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}"
+    client.close()
+    server.terminate()
+    server.wait(timeout=20)

@@ -1,10 +1,10 @@
 """Groups: the same friends every week, their seasons and who owes whom."""
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
-from ..extensions import limiter
+from ..web.limits import limit_posts
 
 bp = Blueprint("groups", __name__)
-limiter.limit(lambda: current_app.config["RATE_LIMIT_WRITES"], methods=["POST"])(bp)
+limit_posts(bp)
 
 from . import views  # noqa: E402,F401

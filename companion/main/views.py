@@ -59,8 +59,10 @@ def service_worker():
     assets = [url_for("static", filename=name) for name in STATIC_ASSETS]
     body = render_template("sw.js", version=static_version(), assets=assets)
     response = current_app.response_class(body, mimetype="text/javascript")
+    # The browser checks the worker on every page load: an unchanged one is a 304.
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:16])
+    return response.make_conditional(request)
 
 
 @bp.get("/offline")

@@ -1,10 +1,10 @@
 """Digital play: the app deals and runs whole matches, with computer players."""
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
-from ..extensions import limiter
+from ..web.limits import limit_posts
 
 bp = Blueprint("play", __name__)
-limiter.limit(lambda: current_app.config["RATE_LIMIT_WRITES"], methods=["POST"])(bp)
+limit_posts(bp)
 
 from . import views  # noqa: E402,F401

@@ -1,8 +1,8 @@
 """Scorekeeping for physical tables."""
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
-from ..extensions import limiter
+from ..web.limits import limit_posts
 
 bp = Blueprint("tables", __name__)
 
@@ -13,12 +13,6 @@ def is_preview() -> bool:
     return request.endpoint in ("tables.new_hand", "tables.edit_hand") and request.form.get("action") != "save"
 
 
-limiter.limit(lambda: current_app.config["RATE_LIMIT_WRITES"], methods=["POST"], exempt_when=is_preview)(bp)
-limiter.limit(
-    lambda: current_app.config["RATE_LIMIT_PREVIEWS"],
-    methods=["POST"],
-    scope="previews",
-    exempt_when=lambda: not is_preview(),
-)(bp)
+limit_posts(bp, is_preview)
 
 from . import views  # noqa: E402,F401

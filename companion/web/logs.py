@@ -28,6 +28,15 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record))
 
 
+class RedactingFilter(logging.Filter):
+    """For loggers whose lines the app does not format (the development
+    server's request lines): the secret links in the message are replaced."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = redact(record.getMessage()), ()
+        return True
+
+
 def init_app(app: Flask) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"))
@@ -35,6 +44,9 @@ def init_app(app: Flask) -> None:
     app.logger.handlers = [handler]
     app.logger.setLevel(app.config.get("LOG_LEVEL", "INFO"))
     app.logger.propagate = False
+    server = logging.getLogger("werkzeug")  # `flask run` logs every request line here
+    if not any(isinstance(f, RedactingFilter) for f in server.filters):
+        server.addFilter(RedactingFilter())
 
     @app.before_request
     def start() -> None:

@@ -214,3 +214,110 @@ def test_the_access_log_holds_a_hash_of_a_link_never_the_link(gunicorn_with_redi
         time.sleep(0.2)
     text = log.read_text()
     assert link_hash(token) in text and token not in text
+
+
+# -- per link, under a ceiling per address -------------------------------------------------------------------
+def save_points(client, token: str) -> int:
+    data = hand_form(client, token)
+    data.update({"closer": "1", "mode": "points", "p0": "10", "p1": "-10", "action": "save"})
+    return client.post(f"/t/{token}/hands/new", data=data).status_code
+
+
+def test_many_tables_behind_one_address_never_see_a_429_they_did_not_earn(tmp_path):
+    """A club night: every phone behind the room's one address.  With the
+    budget per address, the fourth move of the room answered 429."""
+    app = limited_app(tmp_path, RATE_LIMIT_ADDRESS_WRITES="1000 per minute")
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    tokens = []
+    for _ in range(12):  # creating a table has no link yet: only the ceiling counts it
+        html = client.get("/tables/new").get_data(as_text=True)
+        form = {"csrf_token": field(html, "csrf_token"), "players-0": "Ana", "players-1": "Ben", "preset": "classic"}
+        form.update({"first_dealer": "0", "target": "1000", "jokers": "0", "suit_style": "spanish"})
+        created = client.post("/tables/new", data=form)
+        assert created.status_code == 302
+        tokens.append(created.headers["Location"].rsplit("/", 1)[1])
+    for _round in range(3):
+        assert [save_points(client, token) for token in tokens] == [303] * 12  # 36 writes from one address
+    # A flood through one link is still cut, with a message that says so; the others go on.
+    flooded = save_points(client, tokens[0])
+    assert flooded == 429
+    data = hand_form(client, tokens[0])
+    data.update({"closer": "1", "mode": "points", "p0": "10", "p1": "-10", "action": "save"})
+    html = client.post(f"/t/{tokens[0]}/hands/new", data=data).get_data(as_text=True)
+    assert "Too many changes through this link" in html
+    html = client.get(f"/t/{tokens[1]}").get_data(as_text=True)
+    assert (
+        client.post(
+            f"/t/{tokens[1]}/undo", data={"csrf_token": field(html, "csrf_token"), "version": field(html, "version")}
+        ).status_code
+        == 303
+    )
+
+
+def test_a_flood_through_made_up_links_is_cut_at_the_address_ceiling(tmp_path):
+    app = limited_app(tmp_path, RATE_LIMIT_ADDRESS_WRITES="10 per minute")
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    token = client.get("/tables/new").get_data(as_text=True)
+    data = {"csrf_token": field(token, "csrf_token"), "version": "1"}
+    codes = [client.post(f"/t/MadeUpLink{i:08d}/undo", data=data).status_code for i in range(14)]
+    assert codes == [404] * 10 + [429] * 4
+    html = client.post("/t/MadeUpLinkAgain1/undo", data=data).get_data(as_text=True)
+    assert "Too many requests from this connection" in html
+    other = client.post("/t/MadeUpLink00000001/undo", data=data, environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert other.status_code == 404  # another address has its own ceiling
+
+
+def test_previews_count_per_link_too(tmp_path):
+    app = limited_app(tmp_path, RATE_LIMIT_PREVIEWS="5 per minute", RATE_LIMIT_ADDRESS_PREVIEWS="1000 per minute")
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    first = new_table(client, app)
+    data = hand_form(client, first)
+    data.update({"closer": "1", "mode": "points", "p0": "10", "p1": "-10"})
+    codes = [client.post(f"/t/{first}/hands/new", data=data).status_code for _ in range(7)]
+    assert codes == [200] * 5 + [429] * 2
+    data["action"] = "save"
+    assert client.post(f"/t/{first}/hands/new", data=data).status_code == 303  # writes are another budget
+
+
+def test_limit_keys_hold_a_hash_of_the_link_never_the_link(tmp_path, redis_server):
+    import redis
+
+    store = redis.Redis.from_url(redis_server)
+    store.flushdb()
+    app = limited_app(tmp_path, RATELIMIT_STORAGE_URI=redis_server)
+    client = app.test_client()
+    token = new_table(client, app)
+    assert save_points(client, token) == 303
+    keys = b" ".join(store.keys("*")).decode()
+    assert link_hash(token) in keys and token not in keys
+    assert "address" in keys
+
+
+def test_the_development_server_log_holds_a_hash_of_a_link_never_the_link(tmp_path):
+    """`flask run` printed every seat and table link in full."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'dev.sqlite'}", "SECRET_KEY": "dev"}
+    bin_dir = Path(sys.executable).parent
+    subprocess.run([bin_dir / "flask", "--app", "companion", "init-db"], env=env, check=True, capture_output=True)
+    log = tmp_path / "dev.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [bin_dir / "flask", "--app", "companion", "run", "--port", str(port)], env=env, stdout=out, stderr=out
+        )
+        try:
+            wait_for(f"http://127.0.0.1:{port}/healthz")
+            token, seat = "SecretTableLink123abc", "SecretSeatLink456def"
+            assert status_of(f"http://127.0.0.1:{port}/t/{token}/history") == 404
+            assert status_of(f"http://127.0.0.1:{port}/s/{seat}") == 404
+            deadline = time.monotonic() + 10
+            while link_hash(seat) not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.1)
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+    text = log.read_text()
+    assert "GET /t/" in text and link_hash(token) in text and link_hash(seat) in text
+    assert token not in text and seat not in text
