@@ -2,8 +2,8 @@
 
     python bench/bench_polls.py [--database postgres|sqlite] [--seconds 10] [--tables 64]
 
-Starts the production recipe on this machine: gunicorn (``-w 4 -k gthread
---threads 4``) on PostgreSQL (the local cluster, as the test run starts it)
+Starts the production recipe on this machine: gunicorn (``-w 8 -k gthread
+--threads 2``) on PostgreSQL (the local cluster, as the test run starts it)
 with a private Redis (``REDIS_URL``), creates tables with a few hands each,
 then polls them as phones do (``GET /t/<link>?since=<version>``, keep-alive)
 with ApacheBench, one ``ab`` per table in turn, 16 connections in all.  Two
@@ -93,7 +93,7 @@ def start_postgres() -> str:
 
 
 def setup_tables(env: dict, count: int) -> list[str]:
-    """Tables with three hands each, made through the services (not the forms,
+    """Four-player tables, made through the services (not the forms,
     whose write limit would count the set-up); returns their read-only links."""
     code = f"""
 import os
@@ -152,6 +152,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--clients", type=int, default=4, help="ab processes at once (tables polled at a time)")
+    parser.add_argument("--gunicorn", default="-w 8 -k gthread --threads 2 --keep-alive 30", help="the workers")
     parser.add_argument("--no-redis", action="store_true", help="versions read from the database on every poll")
     args = parser.parse_args()
     if shutil.which("ab") is None:
@@ -174,7 +175,8 @@ def main() -> None:
     links = setup_tables(env, args.tables)
     web = subprocess.Popen(
         [
-            *(BIN / "gunicorn", "-w", "4", "-k", "gthread", "--threads", "4", "--keep-alive", "30"),
+            BIN / "gunicorn",
+            *args.gunicorn.split(),
             *("-b", f"127.0.0.1:{web_port}", "--logger-class", "companion.web.gunicorn_logger.RedactingLogger"),
             "companion:create_app()",
         ],
@@ -195,7 +197,7 @@ def main() -> None:
         if args.database == "postgres":
             pids["postgres"] = postgres_pids()
         print(
-            f"{args.tables} tables, {args.database}{'' if args.no_redis else ' + Redis'}, gunicorn 4 workers × 4 threads, "
+            f"{args.tables} tables, {args.database}{'' if args.no_redis else ' + Redis'}, gunicorn {args.gunicorn}, "
             f"{args.concurrency} keep-alive connections, {args.seconds:.0f} s a round, {os.cpu_count()} cores"
         )
         for _ in range(2):  # warm: every link cached once, every worker's pool open

@@ -8,7 +8,7 @@
 The bench starts the server as the README's "Running for real" does, on this
 machine: PostgreSQL (scripts/postgres.sh, a fresh database ``companion_club``;
 ``--sqlite`` for SQLite in WAL mode), Redis on a private port for the rate
-limits, which stay on at their defaults as in production, and gunicorn with 4
+limits, which stay on at their defaults as in production, and gunicorn with 8
 gthread workers.  The tables are set up before the evening through the
 services; then every phone, all from 127.0.0.1, does what its page does:
 
@@ -601,8 +601,12 @@ def set_tables(env: dict[str, str], physical: int, digital: int) -> list[Table]:
     return tables
 
 
+#: The README's recipe for 2 cores; CLUB_GUNICORN="-w 4 -k gthread --threads 4 --keep-alive 30" tries another.
+GUNICORN = "-w 8 -k gthread --threads 2 --keep-alive 30"
+
+
 class Server:
-    """PostgreSQL, Redis on a private port and gunicorn -w 4 -k gthread, on 127.0.0.1."""
+    """PostgreSQL, Redis on a private port and gunicorn (GUNICORN), on 127.0.0.1."""
 
     def __init__(self, out: Path, postgres_url: str | None) -> None:
         self.out = out
@@ -623,7 +627,7 @@ class Server:
 
     def start_gunicorn(self) -> None:
         log = open(self.out / "gunicorn.log", "w")  # noqa: SIM115 - kept open for the process
-        args = [sys.executable, "-m", "gunicorn", "-w", "4", "-k", "gthread", "--threads", "4", "--keep-alive", "30"]
+        args = [sys.executable, "-m", "gunicorn", *os.environ.get("CLUB_GUNICORN", GUNICORN).split()]
         args += ["-b", f"127.0.0.1:{self.port}", "--logger-class", "companion.web.gunicorn_logger.RedactingLogger"]
         self.processes.append(
             subprocess.Popen(
@@ -762,7 +766,7 @@ def report(env: Environment, args, arrival: Arrival, evening: Evening, problems:
         f"{args.screens} TV screens; a hand every ~{args.hand_every:g} s per table =="
     )
     database = "SQLite (WAL)" if args.sqlite else "PostgreSQL"
-    print(f"gunicorn -w 4 -k gthread --threads 4, {database}, Redis for the rate limits (on), all from 127.0.0.1")
+    print(f"gunicorn {os.environ.get('CLUB_GUNICORN', GUNICORN)}, {database}, Redis for the rate limits (on), all from 127.0.0.1")
     a = arrival.total
     print(
         f"arrival ({arrival.seconds:.0f} s: first pages, static files, the service worker's copies): "

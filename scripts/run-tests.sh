@@ -53,7 +53,7 @@ if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
 fi
 
 step "1. SQLite: engine, bots, services, web" "${PYTEST[@]}" -n "$WORKERS" --dist worksteal -m "not e2e"
-step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" -m e2e tests/e2e
+step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" --durations=15 -m e2e tests/e2e
 
 if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
   # Started in the background; started again (a no-op when it runs) in case
