@@ -766,7 +766,9 @@ def report(env: Environment, args, arrival: Arrival, evening: Evening, problems:
         f"{args.screens} TV screens; a hand every ~{args.hand_every:g} s per table =="
     )
     database = "SQLite (WAL)" if args.sqlite else "PostgreSQL"
-    print(f"gunicorn {os.environ.get('CLUB_GUNICORN', GUNICORN)}, {database}, Redis for the rate limits (on), all from 127.0.0.1")
+    print(
+        f"gunicorn {os.environ.get('CLUB_GUNICORN', GUNICORN)}, {database}, Redis for the rate limits (on), all from 127.0.0.1"
+    )
     a = arrival.total
     print(
         f"arrival ({arrival.seconds:.0f} s: first pages, static files, the service worker's copies): "
