@@ -75,13 +75,13 @@ def test_a_qr_code_holds_the_link_at_or_below_its_own_for_every_kind_of_link(cli
 
 def test_the_read_only_link_has_its_own_qr_code_in_the_share_panel(client, links):
     html = client.get(f"/t/{links['owner']}").get_data(as_text=True)
-    codes = re.findall(r'<img class="qr" src="([^"]+)" alt="([^"]+)"', html)
+    codes = re.findall(r'<img class="qr" loading="lazy" src="([^"]+)" alt="([^"]+)"', html)
     assert codes == [
         (f"/t/{links['owner']}/qr.svg", "QR code of the table link"),
         (f"/t/{links['owner']}/qr.svg?to=watch", "QR code of the read-only link"),
     ]
     html = client.get(f"/t/{links['watch']}").get_data(as_text=True)
-    codes = re.findall(r'<img class="qr" src="([^"]+)" alt="([^"]+)"', html)
+    codes = re.findall(r'<img class="qr" loading="lazy" src="([^"]+)" alt="([^"]+)"', html)
     assert codes == [(f"/t/{links['watch']}/qr.svg", "QR code of the read-only link")]
     assert f"http://localhost/t/{links['watch']}" in html and links["player"] not in html
 
