@@ -6,7 +6,7 @@
 #      server (a free port, its own SQLite file) and its own Chromium;
 #   3. on PostgreSQL, only the tests marked ``postgres`` (tests/conftest.py,
 #      POSTGRES_TESTS says which and why: where the two databases differ),
-#      one worker with its own database (companion_gw0), beside step 2.
+#      one worker per core, each with its own database (companion_gw0, ...).
 # PostgreSQL starts in the background while step 1 runs.  Every step runs even
 # when an earlier one failed; the script fails if any did (or selected no test).
 # SKIP_POSTGRES=1 leaves step 3 out; PYTEST_WORKERS and E2E_WORKERS set the workers.
@@ -53,42 +53,18 @@ if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
 fi
 
 step "1. SQLite: engine, bots, services, web" "${PYTEST[@]}" -n "$WORKERS" --dist worksteal -m "not e2e"
+step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" --durations=15 -m e2e tests/e2e
 
-# Step 3 runs beside step 2: the browser tests leave about a quarter of the
-# cores idle (they wait on pages and timers), the PostgreSQL tests fill it.
-# Its output is printed after step 2's.
-PG_RUN=""
 if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
   # Started in the background; started again (a no-op when it runs) in case
   # something stopped it meanwhile, e.g. another checkout's run on this machine.
   if wait "$PG_STARTING" && start_postgres >>"$PG_LOG" 2>&1 && pg_isready -q -h 127.0.0.1; then
-    PG_OUT=$(mktemp)
-    (
-      start=$SECONDS
-      # The stateful model test runs a shorter program here: every step is a few
-      # round trips to the server, and step 1 ran the full one already.
-      env TEST_DATABASE_URL="$PG_URL" RECORD_MODEL_EXAMPLES=12 \
-        "${PYTEST[@]}" -n 1 -m "postgres and not e2e" >"$PG_OUT" 2>&1
-      echo "$? $((SECONDS - start))" >"$PG_OUT.rc"
-    ) &
-    PG_RUN=$!
+    # The stateful model test runs a shorter program here: every step is a few
+    # round trips to the server, and step 1 ran the full one already.
+    step "3. PostgreSQL: tests marked postgres" env TEST_DATABASE_URL="$PG_URL" RECORD_MODEL_EXAMPLES=12 \
+      "${PYTEST[@]}" -n "$WORKERS" --dist worksteal -m "postgres and not e2e"
   else
     cat "$PG_LOG" >&2
     FAILED+=("PostgreSQL did not start")
   fi
-fi
-
-step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" --durations=15 -m e2e tests/e2e
-
-if [ -n "$PG_RUN" ]; then
-  wait "$PG_RUN"
-  echo "== 3. PostgreSQL: tests marked postgres (beside step 2)"
-  cat "$PG_OUT"
-  read -r rc took <"$PG_OUT.rc"
-  TIMES+=("$(printf '%-42s %4d s' "3. PostgreSQL (beside step 2)" "$took")")
-  case $rc in
-    0) ;;
-    5) FAILED+=("3. PostgreSQL (no test selected)") ;;
-    *) FAILED+=("3. PostgreSQL (exit $rc)") ;;
-  esac
 fi
