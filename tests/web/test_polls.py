@@ -196,3 +196,17 @@ def test_with_redis_away_polls_read_the_database(tmp_path, caplog):
     assert isinstance(app.extensions["versions"].redis, redis_lib.Redis)
     with app.app_context():
         db.engine.dispose()
+
+
+def test_a_database_error_in_the_shortcut_is_the_apps_to_answer(app, client):
+    token = create_table(client, ["Ana", "Ben"])
+    version = version_on_page(client, token)
+    seen = flask_requests(app)
+
+    def broken(_token):
+        raise RuntimeError("the database is away")
+
+    app.extensions["versions"]._read = broken
+    response = client.get(f"/t/{token}?since={version}")
+    assert seen == [f"/t/{token}?since={version}"]  # passed on, not a bare 500 from the middleware
+    assert response.status_code == 204  # the app read it itself
