@@ -15,6 +15,11 @@ from .access import redact
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
+def request_id(given: str) -> str:
+    """A proxy's X-Request-ID when it is a safe one, else a new id."""
+    return given if _SAFE_ID.match(given) else uuid.uuid4().hex[:16]
+
+
 class RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = g.get("request_id", "-") if has_request_context() else "-"
@@ -50,8 +55,7 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def start() -> None:
-        given = request.headers.get("X-Request-ID", "")
-        g.request_id = given if _SAFE_ID.match(given) else uuid.uuid4().hex[:16]
+        g.request_id = request_id(request.headers.get("X-Request-ID", ""))
         g.started = time.perf_counter()
 
     @app.after_request

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import uuid
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
@@ -35,12 +34,12 @@ from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..models import GameTable
+from .logs import request_id
 
 log = logging.getLogger(__name__)
 
 PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,64})")
 QUERY = re.compile(r"since=(\d{1,10})")
-_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 #: Seconds a cached version lives (see the module's docstring).
 TTL = 30
 PREFIX = "chinchon:version:"
@@ -134,11 +133,6 @@ class PollShortcut:
             return False
 
 
-def request_id(environ: dict) -> str:
-    given = environ.get("HTTP_X_REQUEST_ID", "")
-    return given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
-
-
 def init_app(app: Flask, headers: list[tuple[str, str]]) -> None:
     """Put the shortcut in front of the app; ``headers`` are the ones every
     answer carries (the security headers), sent with each ``204`` as well."""
@@ -150,7 +144,12 @@ def init_app(app: Flask, headers: list[tuple[str, str]]) -> None:
 
     def answer_headers(environ: dict) -> list[tuple[str, str]]:
         extra = secure if environ.get("wsgi.url_scheme") == "https" else []
-        return [("Cache-Control", "no-store"), *headers, *extra, ("X-Request-ID", request_id(environ))]
+        return [
+            ("Cache-Control", "no-store"),
+            *headers,
+            *extra,
+            ("X-Request-ID", request_id(environ.get("HTTP_X_REQUEST_ID", ""))),
+        ]
 
     app.wsgi_app = PollShortcut(app.wsgi_app, versions, answer_headers)  # type: ignore[method-assign]
     if versions.redis is not None:
