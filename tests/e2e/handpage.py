@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 
 def choose_closer(page: Page, seat: int) -> None:
@@ -11,3 +11,8 @@ def choose_closer(page: Page, seat: int) -> None:
     if folded.count():
         folded.click()
     page.locator(f"label.pill:has(input[name=closer][value='{seat}'])").first.click()
+
+
+def expect_totals(page: Page, expected: list[int]) -> None:
+    """The scoreboard's totals, waited for: a save's redirect may still be loading."""
+    expect(page.locator(".score .total")).to_have_text([str(t) for t in expected])

@@ -15,7 +15,7 @@ from companion.models import GameTable
 from companion.rules import get_rules, parse_cards, settle_hand
 
 from .conftest import LIVE_APPS
-from .handpage import choose_closer
+from .handpage import choose_closer, expect_totals
 
 NAMES = ["Ana", "Ben", "Carla", "Dani"]
 # The hands of tests/e2e/test_table_flow.py, played out to 200 so nobody goes out.
@@ -57,10 +57,6 @@ def engine_points(hands: list[str], closer: int) -> list[int]:
     result = settle_hand([parse_cards(h) for h in hands], get_rules("classic", target=200, decks=1), closer)
     assert result.legal
     return [r.points for r in result.results]
-
-
-def totals(page: Page) -> list[int]:
-    return [int(t) for t in page.locator(".score .total").all_inner_texts()]
 
 
 def tap_cards(page: Page, closer: int, hands: list[str]) -> None:
@@ -120,7 +116,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     save(page)
     expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
     after_1 = engine_points(HAND_1, 0)
-    assert totals(page) == after_1
+    expect_totals(page, after_1)
     kept_copy_shows(page, f"/t/{owner}/hands/new", "Save hand 2")
 
     # The signal goes.  Hand 2 is entered from the phone's copy of the page.
@@ -157,7 +153,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     expect(pending).to_contain_text("2 hands waiting to be sent")
     expect(pending.locator(".pending-hand").nth(0)).to_contain_text("Hand 2 · Ben closed not checked yet")
     expect(pending.locator(".pending-hand").nth(1)).to_contain_text("Hand 3 · Ana closed not checked yet")
-    assert totals(page) == after_1
+    expect_totals(page, after_1)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     # Meanwhile a second phone, online, saves hand 2 itself.
@@ -182,7 +178,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     stored_line = "Hand 2 · Ben closed · " + " · ".join(f"{n} {p}" for n, p in zip(NAMES, points_2, strict=True))
     expect(stale.locator(".stored")).to_contain_text(stored_line)
     expect(stale.locator(".yours")).to_contain_text("Hand 2 · Ben closed")
-    assert totals(page) == [a + b for a, b in zip(after_1, points_2, strict=True)]
+    expect_totals(page, [a + b for a, b in zip(after_1, points_2, strict=True)])
 
     # It is the same hand: drop mine.  Hand 3 goes next and the engine refuses it.
     stale.get_by_role("button", name="Drop mine").click()
@@ -200,7 +196,7 @@ def test_an_evening_without_signal(page: Page, context: BrowserContext, browser:
     expect(page).to_have_url(scoreboard)
     expect(page.locator("#pending-hands")).to_contain_text("1 hand sent.")
     points_3 = engine_points(HAND_3, 3)
-    assert totals(page) == [a + b + c for a, b, c in zip(after_1, points_2, points_3, strict=True)]
+    expect_totals(page, [a + b + c for a, b, c in zip(after_1, points_2, points_3, strict=True)])
 
     # The server holds exactly the three hands, in order, with the engine's points.
     assert server_hands(live_server, owner) == [(1, 0, after_1), (2, 1, points_2), (3, 3, points_3)]
@@ -347,7 +343,7 @@ def test_hands_kept_offline_go_in_order_when_the_signal_returns(page: Page, cont
     expect(page.locator("#pending-hands")).to_contain_text("2 hands sent.")
     expect(page.locator("#pending-hands h2")).to_have_count(0)
     points_1, points_2 = engine_points(HAND_1, 0), engine_points(HAND_2, 1)
-    assert totals(page) == [a + b for a, b in zip(points_1, points_2, strict=True)]
+    expect_totals(page, [a + b for a, b in zip(points_1, points_2, strict=True)])
     assert server_hands(live_server, owner) == [(1, 0, points_1), (2, 1, points_2)]
 
 

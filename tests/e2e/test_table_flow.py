@@ -6,6 +6,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from .handpage import expect_totals
+
 HAND_1 = {
     0: "11c 11e 11b 5o 6o 7o 3c 12e",
     1: "5b 5c 5e 4o 12o 2c 1c",
@@ -24,10 +26,6 @@ HAND_3 = {
     2: "5b 5c 6o 3e 3b 7b 6c",
     3: "7e 10e 11e 12e 1b 1c 1o 4o",
 }
-
-
-def totals(page: Page) -> list[int]:
-    return [int(t) for t in page.locator(".score .total").all_inner_texts()]
 
 
 def pick_closer(page: Page, closer: int) -> None:
@@ -62,7 +60,7 @@ def test_a_four_player_evening(page: Page, live_server: str):
         page.fill(f"#players-{i}", name)
     page.get_by_role("button", name="Start the table").click()
     expect(page.locator(".status")).to_contain_text("Hand 1")
-    assert totals(page) == [0, 0, 0, 0]
+    expect_totals(page, [0, 0, 0, 0])
 
     # Hand 1: the German seed plus Dani, who lays off 3, 2, 1 and the sota of oros in a chain.
     enter_hand(page, 0, HAND_1)
@@ -72,36 +70,36 @@ def test_a_four_player_evening(page: Page, live_server: str):
     expect(verdict.locator("tr", has_text="Dani")).to_contain_text("12")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator(".flash")).to_contain_text("Hand 1 saved")
-    assert totals(page) == [3, 13, 46, 12]
+    expect_totals(page, [3, 13, 46, 12])
 
     # Hand 2: Ben closes all combined; Carla goes over 100 and may buy back in.
     enter_hand(page, 1, HAND_2)
     page.get_by_role("button", name="Save hand 2").click()
-    assert totals(page) == [10, 3, 107, 19]
+    expect_totals(page, [10, 3, 107, 19])
     expect(page.locator(".score", has_text="Carla")).to_contain_text("out")
     expect(page.locator(".offer")).to_contain_text("Carla is out. Buy back in at 19 points?")
     page.get_by_role("button", name="Carla buys back in").click()
     expect(page.locator(".flash")).to_contain_text("Carla is back in the game")
-    assert totals(page) == [10, 3, 19, 19]
+    expect_totals(page, [10, 3, 19, 19])
 
     # Hand 3: Dani closes with -10; Carla lays off onto Ben's melds.
     enter_hand(page, 3, HAND_3)
     expect(page.locator("#verdict tr", has_text="Carla")).to_contain_text("lays off")
     page.get_by_role("button", name="Save hand 3").click()
-    assert totals(page) == [27, 5, 44, 9]
+    expect_totals(page, [27, 5, 44, 9])
 
     # Hand 4 in points only, then undone.
     enter_points(page, 0, [2, 20, 30, 40])
     page.get_by_role("button", name="Save hand 4").click()
-    assert totals(page) == [29, 25, 74, 49]
+    expect_totals(page, [29, 25, 74, 49])
     page.get_by_role("button", name="Undo last").click()
     expect(page.locator(".restore")).to_contain_text("Hand 4 undone")
-    assert totals(page) == [27, 5, 44, 9]
+    expect_totals(page, [27, 5, 44, 9])
     page.get_by_role("button", name="Restore").click()  # one tap takes the undo back
     expect(page.locator(".flash")).to_contain_text("Hand 4 restored")
-    assert totals(page) == [29, 25, 74, 49]
+    expect_totals(page, [29, 25, 74, 49])
     page.get_by_role("button", name="Undo last").click()
-    assert totals(page) == [27, 5, 44, 9]
+    expect_totals(page, [27, 5, 44, 9])
 
     # Correct hand 1: Dani really had 20.  Carla's re-entry price follows.
     page.get_by_role("link", name="History").click()
@@ -113,7 +111,7 @@ def test_a_four_player_evening(page: Page, live_server: str):
     page.fill("input[name=p3]", "20")
     page.get_by_role("button", name="Save the correction").click()
     expect(page.locator(".flash")).to_contain_text("corrected")
-    assert totals(page) == [27, 5, 52, 17]
+    expect_totals(page, [27, 5, 52, 17])
 
     page.get_by_role("link", name="History").click()
     expect(page.locator("svg.chart polyline")).to_have_count(4)
@@ -132,4 +130,4 @@ def test_no_reentry_with_only_two_left_and_the_last_one_wins(page: Page, live_se
         enter_points(page, 1, points)
         page.get_by_role("button", name=re.compile("Save hand")).click()
     expect(page.locator(".offer")).to_contain_text("re-entry needs at least 3 players still in")
-    assert totals(page) == [101, 6, 40]
+    expect_totals(page, [101, 6, 40])
