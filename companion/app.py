@@ -75,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .play import bp as play_bp
     from .referee import bp as referee_bp
     from .tables import bp as tables_bp
+    from .tournaments import bp as tournaments_bp
 
     csrf.exempt(api_bp)
     limiter.init_app(app)
@@ -84,6 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(referee_bp)
     app.register_blueprint(play_bp)
     app.register_blueprint(groups_bp)
+    app.register_blueprint(tournaments_bp)
     _errors(app)
     _input_guards(app)
     _security_headers(app)

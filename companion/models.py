@@ -69,6 +69,18 @@ class GameTable(db.Model):
     deals: Mapped[list[Deal]] = relationship(
         back_populates="table", order_by="Deal.id", cascade="all, delete-orphan", lazy="select"
     )
+    #: A table of a tournament round: the round, its number in the round
+    #: ("Round 2 · Table 3"), the hands a round on points plays (None: the
+    #: whole match) and when the organizer closed it with its standing.
+    round_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_rounds.id", ondelete="CASCADE"), default=None, index=True
+    )
+    round_table: Mapped[int | None] = mapped_column(Integer, default=None)
+    hand_limit: Mapped[int | None] = mapped_column(Integer, default=None)
+    closed_at: Mapped[datetime | None] = mapped_column(default=None)
+    results: Mapped[list[TableResult]] = relationship(
+        back_populates="table", order_by="TableResult.id", cascade="all, delete-orphan", lazy="select"
+    )
 
     @property
     def rules(self) -> Rules:
@@ -309,3 +321,123 @@ class Payment(db.Model):
     @property
     def active(self) -> bool:
         return self.undone_at is None
+
+
+# -- tournaments: many tables, one organizer ---------------------------------------
+class Tournament(db.Model):
+    """A club tournament: players seated at tables round after round
+    (``companion.rules.tournament``).  Its tables are ordinary tables
+    (``GameTable.round_id``); standings are replayed from them and from the
+    results confirmed, closed or corrected at them, never stored."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: The organizer's link, the players' and a read-only one (128 bits each).
+    owner_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    player_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    watch_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    preset: Mapped[str] = mapped_column(String(20))
+    overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: "knockout" or "points" (``rules.tournament.Format``).
+    format: Mapped[str] = mapped_column(String(10))
+    #: Knockout: how many of each table go on (1 or 2).
+    advance: Mapped[int] = mapped_column(Integer, default=1)
+    #: Rounds on points: how many rounds, the hands each (0: the whole
+    #: match), minutes each (0: no limit), the points scale, the next seating.
+    rounds: Mapped[int] = mapped_column(Integer, default=3)
+    round_hands: Mapped[int] = mapped_column(Integer, default=0)
+    round_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    scale: Mapped[list[int]] = mapped_column(JSON, default=list)
+    reseat: Mapped[str] = mapped_column(String(10), default="standing")
+    #: The entry fee in cents of ``currency`` (0: none) and the pot's split
+    #: in percent by place (``[60, 30, 10]``).
+    currency: Mapped[str] = mapped_column(String(3), default="EUR")
+    entry_cents: Mapped[int] = mapped_column(Integer, default=0)
+    prizes: Mapped[list[int]] = mapped_column(JSON, default=list)
+    #: The draw's seed: round n is drawn from ``seed + n``, so it can be shown and repeated.
+    seed: Mapped[int] = mapped_column(Integer)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), default=None)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+    players: Mapped[list[TournamentPlayer]] = relationship(
+        back_populates="tournament",
+        order_by="TournamentPlayer.position",
+        cascade="all, delete-orphan",
+        lazy="selectin",
+    )
+    all_rounds: Mapped[list[TournamentRound]] = relationship(
+        back_populates="tournament", order_by="TournamentRound.id", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    @property
+    def rules(self) -> Rules:
+        return get_rules(self.preset, **self.overrides)
+
+    @property
+    def played_rounds(self) -> list[TournamentRound]:
+        """The rounds started and not undone, in order."""
+        return [r for r in self.all_rounds if r.undone_at is None]
+
+
+class TournamentPlayer(db.Model):
+    __tablename__ = "tournament_players"
+    __table_args__ = (UniqueConstraint("tournament_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    #: As shown (``names.normalize_name``) and as compared (``names.name_key``).
+    name: Mapped[str] = mapped_column(String(40))
+    key: Mapped[str] = mapped_column(String(80))
+    #: The rounds played before the player withdrew (None: still playing).
+    withdrawn_after: Mapped[int | None] = mapped_column(Integer, default=None)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="players")
+
+
+class TournamentRound(db.Model):
+    """A round started: its tables are ``GameTable`` rows.  Undoing the start
+    (before any hand) deletes the empty tables and keeps this row, undone."""
+
+    __tablename__ = "tournament_rounds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    #: The seed of this round's draw (random seatings only).
+    seed: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="all_rounds")
+    tables: Mapped[list[GameTable]] = relationship(
+        GameTable, backref="round", order_by=GameTable.round_table, lazy="selectin", passive_deletes=True
+    )
+
+
+class TableResult(db.Model):
+    """What was said about a tournament table's result, in order: confirmed
+    by a player at the table, disputed, closed by the organizer with the
+    standing of the moment, or corrected by the organizer (with the reason).
+    ``places`` is ``[[seat, place], ...]`` best first.  Rows are never
+    deleted; the latest one speaks for the table."""
+
+    __tablename__ = "table_results"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    places: Mapped[list[list[int]]] = mapped_column(JSON, default=list)
+    #: Who confirmed or disputed (a player's name), or "" for the organizer.
+    by: Mapped[str] = mapped_column(String(40), default="")
+    reason: Mapped[str] = mapped_column(String(200), default="")
+    #: The table's version when this was said: any later write at the table
+    #: (a hand, an undo, a correction) outdates a confirmation or a dispute.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    table: Mapped[GameTable] = relationship(back_populates="results")

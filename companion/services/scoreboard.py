@@ -525,6 +525,10 @@ def store_hand(
         raise ServiceError("match_over", "closer")
     if replaces is None and current.pending_reentries:
         raise ServiceError("reentry_pending", "closer", names=[table.names[s] for s in current.pending_reentries])
+    if replaces is None and table.closed_at is not None:
+        raise ServiceError("table_closed", "closer")
+    if replaces is None and table.hand_limit is not None and current.last_number >= table.hand_limit:
+        raise ServiceError("hand_limit", "closer", count=table.hand_limit)
     before = standing_before(table, replaces) if replaces else current
     if data.closer not in before.seats_in:
         raise ServiceError("closer_out", "closer")

@@ -11,7 +11,23 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Deal, Entry, GameTable, Group, GroupMember, Hand, Payment, Player, Reentry, Season, now
+from ..models import (
+    Deal,
+    Entry,
+    GameTable,
+    Group,
+    GroupMember,
+    Hand,
+    Payment,
+    Player,
+    Reentry,
+    Season,
+    TableResult,
+    Tournament,
+    TournamentPlayer,
+    TournamentRound,
+    now,
+)
 
 FORMAT = 1
 _TABLE_FIELDS = (
@@ -27,7 +43,13 @@ _TABLE_FIELDS = (
     "version",
 )
 #: Fields added later: an older export without them imports with the default.
-_OPTIONAL_TABLE_FIELDS = {"play_mode": None, "entry_mode": "cards", "hints_allowed": True}
+_OPTIONAL_TABLE_FIELDS = {
+    "play_mode": None,
+    "entry_mode": "cards",
+    "hints_allowed": True,
+    "round_table": None,
+    "hand_limit": None,
+}
 _HAND_FIELDS = (
     "number",
     "mode",
@@ -57,6 +79,7 @@ def export_table(table: GameTable) -> dict[str, Any]:
         **{f: getattr(table, f) for f in _OPTIONAL_TABLE_FIELDS},
         "created_at": _time(table.created_at),
         "updated_at": _time(table.updated_at),
+        "closed_at": _time(table.closed_at),
         "rematch_of": db.session.get(GameTable, table.rematch_of_id).player_token if table.rematch_of_id else None,
         "players": [
             {"seat": p.seat, "name": p.name, "kind": p.kind, "seat_token": p.seat_token} for p in table.players
@@ -102,6 +125,7 @@ def import_table(data: dict[str, Any]) -> GameTable:
         **{f: data.get(f, default) for f, default in _OPTIONAL_TABLE_FIELDS.items()},
         created_at=_parse_time(data["created_at"]),
         updated_at=_parse_time(data["updated_at"]),
+        closed_at=_parse_time(data.get("closed_at")),
     )
     if data.get("rematch_of"):
         earlier = db.session.scalar(select(GameTable).where(GameTable.player_token == data["rematch_of"]))
@@ -215,6 +239,107 @@ def import_group(data: dict[str, Any]) -> Group:
         if table is not None and table.group_id is None:  # a match belongs to one group only
             table.group_id = group.id
     return group
+
+
+# -- tournaments ----------------------------------------------------------------------------
+_TOURNAMENT_FIELDS = (
+    "owner_token",
+    "player_token",
+    "watch_token",
+    "name",
+    "preset",
+    "overrides",
+    "format",
+    "advance",
+    "rounds",
+    "round_hands",
+    "round_minutes",
+    "scale",
+    "reseat",
+    "currency",
+    "entry_cents",
+    "prizes",
+    "seed",
+    "version",
+)
+_RESULT_FIELDS = ("kind", "places", "by", "reason", "version")
+
+
+def export_tournament(tournament: Tournament) -> dict[str, Any]:
+    """A tournament whole: its settings, players, every round (undone ones
+    too) with its tables (as :func:`export_table` writes them) and
+    everything said about each table's result."""
+    group = db.session.get(Group, tournament.group_id) if tournament.group_id else None
+    return {
+        "format": FORMAT,
+        "tournament": {
+            **{f: getattr(tournament, f) for f in _TOURNAMENT_FIELDS},
+            "created_at": _time(tournament.created_at),
+            "updated_at": _time(tournament.updated_at),
+            "group": group.owner_token if group else None,
+            "players": [
+                {"position": p.position, "name": p.name, "key": p.key, "withdrawn_after": p.withdrawn_after}
+                for p in tournament.players
+            ],
+            "seated": [
+                {
+                    "number": r.number,
+                    "seed": r.seed,
+                    "started_at": _time(r.started_at),
+                    "undone_at": _time(r.undone_at),
+                    "tables": [
+                        {
+                            **export_table(t),
+                            "results": [
+                                {**{f: getattr(x, f) for f in _RESULT_FIELDS}, "created_at": _time(x.created_at)}
+                                for x in t.results
+                            ],
+                        }
+                        for t in r.tables
+                    ],
+                }
+                for r in tournament.all_rounds
+            ],
+        },
+    }
+
+
+def import_tournament(data: dict[str, Any]) -> Tournament:
+    """The tournament of :func:`export_tournament`, its tables with it."""
+    source = data["tournament"]
+    group = None
+    if source.get("group"):
+        group = db.session.scalar(select(Group).where(Group.owner_token == source["group"]))
+    tournament = Tournament(
+        **{f: source[f] for f in _TOURNAMENT_FIELDS},
+        created_at=_parse_time(source["created_at"]),
+        updated_at=_parse_time(source["updated_at"]),
+        group_id=group.id if group else None,
+    )
+    tournament.players = [
+        TournamentPlayer(position=p["position"], name=p["name"], key=p["key"], withdrawn_after=p["withdrawn_after"])
+        for p in source["players"]
+    ]
+    db.session.add(tournament)
+    for r in source["seated"]:
+        round_ = TournamentRound(
+            number=r["number"],
+            seed=r["seed"],
+            started_at=_parse_time(r["started_at"]),
+            undone_at=_parse_time(r["undone_at"]),
+        )
+        tournament.all_rounds.append(round_)
+        db.session.flush()
+        for t in r["tables"]:
+            table = import_table(t)
+            table.round_id = round_.id
+            table.group_id = tournament.group_id
+            table.results = [
+                TableResult(**{f: x[f] for f in _RESULT_FIELDS}, created_at=_parse_time(x["created_at"]))
+                for x in t["results"]
+            ]
+    db.session.flush()
+    return tournament
 
 
 def export_bundle(groups: list[Group], tables: list[GameTable] | None = None) -> dict[str, Any]:

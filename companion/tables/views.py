@@ -33,6 +33,9 @@ from ..services.scoreboard import (
 from ..services.scoreboard import (
     delete_table as delete_table_record,
 )
+from ..services.tournaments import confirm_result as confirm_result_
+from ..services.tournaments import dispute_result as dispute_result_
+from ..services.tournaments import table_status
 from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
 from ..web.access import OWNER, PLAYER, WATCH, authorize, by_hand
 from ..web.cookies import remember_table, set_cookie
@@ -102,22 +105,59 @@ def scoreboard(token: str):
     table, role = link.table, link.role
     if request.args.get("since", type=int) == table.version:
         return "", 204  # a poll: nothing changed since the page was drawn
-    current = standing(table)
-    restorable = restorable_hand(table, current) if role != "watch" else None
-    response = make_response(
-        render_template(
-            "tables/scoreboard.html",
-            table=table,
-            s=current,
-            token=token,
-            role=role,
-            restorable=restorable,
-            rules_text=table_rules_line(table),
-        )
-    )
+    response = make_response(_scoreboard_page(table, token, role))
     if role != "watch":
         remember_table(response, token)
     return response
+
+
+def _scoreboard_page(table, token: str, role: str, error: str | None = None) -> str:
+    current = standing(table)
+    return render_template(
+        "tables/scoreboard.html",
+        table=table,
+        s=current,
+        token=token,
+        role=role,
+        restorable=restorable_hand(table, current) if role != "watch" else None,
+        rules_text=table_rules_line(table),
+        in_round=table_status(table, current) if table.round_id is not None else None,
+        error=error,
+    )
+
+
+# -- a tournament table's result ------------------------------------------------------------
+def _say_result(token: str, call, done: str):
+    link = authorize(token)
+    table = link.table
+    if table.round_id is None:
+        abort(404)
+    seat = request.form.get("seat", type=int)
+    try:
+        with transaction():
+            call(table, request.form.get("version", type=int), seat)
+    except StaleError:
+        return _scoreboard_page(table, token, link.role, stale_text()), 409
+    except ChinchonError as error:
+        return _scoreboard_page(table, token, link.role, error_text(error)), 400
+    flash(done, "ok")
+    return redirect(url_for("tables.scoreboard", token=token)), 303
+
+
+@bp.post("/t/<token>/result/confirm")
+def confirm_result(token: str):
+    """A player at the table confirms its result, on the phone that entered it."""
+    return _say_result(token, confirm_result_, _("Result confirmed: the tournament has it."))
+
+
+@bp.post("/t/<token>/result/dispute")
+def dispute_result(token: str):
+    reason = request.form.get("reason") or ""
+    return _say_result(
+        token,
+        lambda table, version, seat: dispute_result_(table, version, seat, reason),
+        _("The organizer is told the result is disputed."),
+    )
 
 
 @bp.get("/t/<token>/qr.svg")

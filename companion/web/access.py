@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from sqlalchemy import or_, select
 
 from ..extensions import db
-from ..models import GameTable, Group, Player
+from ..models import GameTable, Group, Player, Tournament
 
 #: A form's one-time submission id, as the pages make it (uuid4().hex).  Ids the
 #: server makes itself (``deal-7``) never match, so a form cannot forge one.
@@ -71,6 +71,23 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "groups.new_season": {"POST": frozenset({OWNER})},
     "groups.settings": {"GET": frozenset({OWNER}), "POST": frozenset({OWNER})},
     "groups.export": {"GET": frozenset({OWNER})},
+    # A tournament's links: the organizer (owner), the players and read-only.
+    "tournaments.page": {"GET": _TABLE},
+    "tournaments.wall": {"GET": _TABLE},
+    "tournaments.seating": {"GET": _TABLE},
+    "tournaments.standings_csv": {"GET": _TABLE},
+    "tournaments.table_qr": {"GET": _TABLE},
+    "tournaments.export": {"GET": frozenset({OWNER})},
+    "tournaments.start_round": {"POST": frozenset({OWNER})},
+    "tournaments.undo_round": {"POST": frozenset({OWNER})},
+    "tournaments.sign_up": {"POST": frozenset({OWNER})},
+    "tournaments.withdraw": {"POST": frozenset({OWNER})},
+    "tournaments.close_table": {"POST": frozenset({OWNER})},
+    "tournaments.correct": {"GET": frozenset({OWNER}), "POST": frozenset({OWNER})},
+    "tournaments.delete": {"POST": frozenset({OWNER})},
+    # A tournament table: a player at it confirms or disputes the result.
+    "tables.confirm_result": {"POST": _WRITE},
+    "tables.dispute_result": {"POST": _WRITE},
 }
 
 #: Which links a page opened with a role may show.
@@ -84,23 +101,28 @@ SHOWS: dict[str, frozenset[str]] = {
 
 
 class Link(NamedTuple):
-    """What a secret link opens: a table (with the seat, for a seat link) or a
-    group, and the role.  A group's member link has the player level."""
+    """What a secret link opens: a table (with the seat, for a seat link), a
+    group or a tournament, and the role.  A group's member link has the player level."""
 
     table: GameTable | None
     role: str
     player: Player | None = None
     group: Group | None = None
+    tournament: Tournament | None = None
+
+    @property
+    def held(self) -> GameTable | Group | Tournament:
+        return self.group or self.tournament or self.table
 
     def token_for(self, role: str) -> str:
-        """The link of ``role`` to the same table or group, if this link may show it."""
+        """The link of ``role`` to the same table, group or tournament, if this link may show it."""
         if not may_show(self.role, role):
             abort(403)
-        held = self.group if self.group is not None else self.table
+        held = self.held
         return {OWNER: held.owner_token, PLAYER: _player_token(held), WATCH: held.watch_token}[role]
 
 
-def _player_token(held: GameTable | Group) -> str:
+def _player_token(held: GameTable | Group | Tournament) -> str:
     return held.member_token if isinstance(held, Group) else held.player_token
 
 
@@ -129,6 +151,14 @@ def resolve(token: str) -> Link | None:
     if group is not None:
         role = OWNER if token == group.owner_token else PLAYER if token == group.member_token else WATCH
         return Link(None, role, group=group)
+    tournament = db.session.scalar(
+        select(Tournament).where(
+            or_(Tournament.owner_token == token, Tournament.player_token == token, Tournament.watch_token == token)
+        )
+    )
+    if tournament is not None:
+        role = OWNER if token == tournament.owner_token else PLAYER if token == tournament.player_token else WATCH
+        return Link(None, role, tournament=tournament)
     return None
 
 
@@ -149,8 +179,10 @@ def authorize(token: str) -> Link:
     allowed = PERMISSIONS.get(request.endpoint or "", {}).get(method, frozenset())
     if link.role not in allowed:
         forbid(link)
-    # A link opens the pages of what it links to: a group's only the group's.
+    # A link opens the pages of what it links to: a group's only the group's, a tournament's only its own.
     if (link.group is not None) != (request.blueprint == "groups"):
+        abort(404)
+    if (link.tournament is not None) != (request.blueprint == "tournaments"):
         abort(404)
     return link
 
@@ -175,6 +207,8 @@ def forbid(link: Link) -> None:
         message = _("This is a read-only link: it shows the score and the history, but cannot change anything.")
     elif link.role == SEAT:
         message = _("This link plays one seat of a digital game; it cannot change the table.")
+    elif link.tournament is not None:
+        message = _("Only the organizer's link can seat rounds, sign players up or change results.")
     elif link.role == PLAYER and link.group is not None:
         message = _(
             "This member link starts and adds matches; only the group's owner link can change the settings, "
@@ -188,6 +222,8 @@ def forbid(link: Link) -> None:
         back = url_for("play.seat", seat_token=link.player.seat_token)
     elif link.group is not None:
         back = url_for("groups.page", token=link.token_for(link.role))
+    elif link.tournament is not None:
+        back = url_for("tournaments.page", token=link.token_for(link.role))
     else:
         back = url_for("tables.scoreboard", token=link.token_for(link.role))
     page = render_template("error.html", code=403, message=message, back=back)
@@ -195,7 +231,7 @@ def forbid(link: Link) -> None:
 
 
 # -- secrets out of logs ----------------------------------------------------------------
-_SECRET_PATH = re.compile(r"(/[ts]/)([A-Za-z0-9_-]{8,})")
+_SECRET_PATH = re.compile(r"(/[tsgc]/)([A-Za-z0-9_-]{8,})")
 _SECRET_QUERY = re.compile(r"((?:^|[?&])table=)([^&#\s]+)")
 
 

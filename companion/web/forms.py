@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, RadioField, SelectChoice, SelectField, StringField
@@ -163,3 +165,36 @@ def table_problem(form: TableForm, names: list[str]) -> FormError | None:
     if int(form.first_dealer.data) >= len(names):
         return FormError("first_dealer", error_text(ServiceError("first_dealer")))
     return None
+
+
+# -- names typed in a box, one per line -------------------------------------------------
+#: What separates two names in the members box: a line break (any that
+#: ``str.splitlines`` knows) or a comma (ASCII, full-width, ideographic, Arabic).
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+COMMAS = frozenset(",\uff0c\u3001\u060c")
+
+
+def _extends(ch: str) -> bool:
+    """Whether ``ch`` joins the character before it into one grapheme cluster
+    (a combining mark, a joiner, a variation selector, a skin tone)."""
+    return unicodedata.category(ch) in ("Mn", "Me", "Mc") or ch in "\u200c\u200d" or 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
+def split_names(text: str) -> list[str]:
+    """The names typed in a members box, normalised like a table's players:
+    one per line or between commas, never cut inside a grapheme cluster (a
+    comma carrying a combining mark is part of a name), empty ones dropped.
+
+    >>> split_names("Ana, Ben\\nCarla\\n\\n")
+    ['Ana', 'Ben', 'Carla']
+    """
+    names, current = [], []
+    for i, ch in enumerate(text or ""):
+        after = text[i + 1 : i + 2]
+        if ch in LINE_BREAKS or (ch in COMMAS and not (after and _extends(after))):
+            names.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    names.append("".join(current))
+    return [name for name in (normalize_name(n) for n in names) if name]

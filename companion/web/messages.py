@@ -274,6 +274,58 @@ def _group_text(key: str | None, p: dict) -> str | None:
             return _("A payment is at most %(amount)s.", amount=money(p["high"], p["currency"]))
         case "no_payment":
             return _("That payment is not in this group's history.")
+    return _tournament_text(key, p)
+
+
+def _tournament_text(key: str | None, p: dict) -> str | None:
+    """A tournament write refused (see companion/services/tournaments.py)."""
+    match key:
+        case "players_few":
+            return ngettext("Add at least %(num)s player.", "Add at least %(num)s players.", p["count"])
+        case "players_many":
+            return _("A tournament has at most %(count)s players.", count=p["count"])
+        case "format" | "advance" | "reseat":
+            return _("Choose one of the options offered.")
+        case "rounds" | "round_hands" | "round_minutes":
+            return _("Type a whole number from %(low)s to %(high)s.", low=p["low"], high=p["high"])
+        case "scale":
+            return _("Type 1 to 5 points from 0 to 100, best place first, never rising (e.g. 4-2-1-0).")
+        case "entry":
+            return _("Type an entry fee from 0 up to %(high)s, with at most two decimals.", high=p["high"])
+        case "prizes":
+            return _("Type the pot's split in percent, first place first, adding up to 100 (e.g. 60-30-10).")
+        case "round_in_play":
+            return _("Round %(number)s is still being played.", number=p["round"])
+        case "tournament_over":
+            return _("The tournament is over.")
+        case "signup_closed":
+            return _("A knockout takes new players only before the first round.")
+        case "no_round":
+            return _("No round has started yet.")
+        case "round_played":
+            return _("Round %(number)s has hands or results already; it can no longer be undone.", number=p["round"])
+        case "result_final":
+            return _("This table's result is final already.")
+        case "table_playing":
+            return _("The table is still playing: its result can be confirmed after the last hand.")
+        case "not_in_tournament":
+            return _("This table is not part of a tournament.")
+        case "reason_missing":
+            return _("Say why: the reason is kept with the result.")
+        case "reason_long":
+            return _("At most %(count)s characters.", count=p["high"])
+        case "unknown_table":
+            return _("That table is not in the round being played.")
+        case "order":
+            return _("Give every player of the table one place.")
+        case "table_closed":
+            return _("The organizer has closed this table: its result stands as it was.")
+        case "hand_limit":
+            return ngettext(
+                "This round is %(num)s hand: it is over at this table.",
+                "This round is %(num)s hands: they are all in at this table.",
+                p["count"],
+            )
     return None
 
 

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "variants", "melds", "close", "settle", "match", "game", "names"]
+MODULES = ["cards", "variants", "melds", "close", "settle", "match", "game", "names", "tournament"]
 
 
 @pytest.mark.parametrize("name", MODULES)

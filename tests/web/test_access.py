@@ -15,6 +15,8 @@ from werkzeug.exceptions import MethodNotAllowed
 
 from companion.extensions import db
 from companion.models import GameTable, Group, Player
+from companion.services.tournaments import Settings, create_tournament, start_round
+from companion.services.unit import transaction
 from companion.web.access import NONE, OWNER, PERMISSIONS, PLAYER, ROLES, SEAT, SHOWS, WATCH
 
 from .helpers import create_table, csrf, enter_points
@@ -35,6 +37,17 @@ def links(client, app):
     devices_owner = devices_owner.headers["Location"].split("/")[2]
     group_owner = create_group(client)
     with app.app_context():
+        with transaction():
+            cup = create_tournament(
+                name="Copa",
+                players=["Ana", "Ben", "Carla", "Dani"],
+                preset="classic",
+                overrides={},
+                settings=Settings(),
+            )
+        with transaction():
+            start_round(cup, cup.version)
+        cup_table = cup.played_rounds[0].tables[0]
 
         def tokens(owner_token):
             table = db.session.query(GameTable).filter_by(owner_token=owner_token).one()
@@ -48,6 +61,13 @@ def links(client, app):
         group = db.session.query(Group).filter_by(owner_token=group_owner).one()
         return {
             "group": {OWNER: group.owner_token, PLAYER: group.member_token, WATCH: group.watch_token},
+            "tournament": {OWNER: cup.owner_token, PLAYER: cup.player_token, WATCH: cup.watch_token},
+            "tournament_table": {
+                OWNER: cup_table.owner_token,
+                PLAYER: cup_table.player_token,
+                WATCH: cup_table.watch_token,
+            },
+            "table_id": cup_table.id,
             "physical": physical,
             "digital": hotseat,
             "devices": devices,
@@ -61,8 +81,14 @@ def link_rules(app):
     return [r for r in app.url_map.iter_rules() if LINK_ARGS & set(r.arguments)]
 
 
+#: Routes of a tournament table only: another table has no result to confirm (404).
+ROUND_TABLE_ROUTES = {"tables.confirm_result", "tables.dispute_result"}
+
+
 def kind_of(endpoint: str) -> str:
-    return {"play": "digital", "groups": "group"}.get(endpoint.split(".")[0], "physical")
+    if endpoint in ROUND_TABLE_ROUTES:
+        return "tournament_table"
+    return {"play": "digital", "groups": "group", "tournaments": "tournament"}.get(endpoint.split(".")[0], "physical")
 
 
 def url_for_role(rule, role, links, kind=None):
@@ -76,6 +102,8 @@ def url_for_role(rule, role, links, kind=None):
     values = {arg: token for arg in LINK_ARGS & set(rule.arguments)}
     if "number" in rule.arguments:
         values["number"] = 1
+    if "table_id" in rule.arguments:
+        values["table_id"] = links["table_id"]
     return rule.build(values)[1]
 
 
@@ -116,32 +144,37 @@ def test_each_route_answers_each_link_as_the_table_says(client, app, links, role
 
 @pytest.mark.parametrize("role", [OWNER, PLAYER, WATCH])
 def test_a_link_opens_only_the_pages_of_what_it_links_to(client, app, links, role):
-    """A group's links open no table or seat page and a table's links no group
-    page: 404, or 403 where the route never takes that role (found by hand: a
-    group's link on a digital table's page answered 500)."""
+    """A group's or a tournament's links open no table or seat page, and a
+    table's links no group or tournament page: 404, or 403 where the route
+    never takes that role (found by hand: a group's link on a digital
+    table's page answered 500)."""
     token = csrf(client)
     adapter = app.url_map.bind("localhost")
     cells = []
+    others = {"group": ("physical", "tournament"), "tournament": ("physical", "group")}
     for rule in sorted(link_rules(app), key=lambda r: r.endpoint):
-        other = "physical" if kind_of(rule.endpoint) == "group" else "group"
-        url = url_for_role(rule, role, links, other)
-        for method in ("GET", "POST"):
-            try:
-                endpoint, _args = adapter.match(url.split("?")[0], method=method)
-            except MethodNotAllowed:
-                continue
-            # A role the route never takes is told so (403), as for any link; otherwise: no such page.
-            expected = 404 if role in PERMISSIONS[endpoint].get(method, ()) else 403
-            status = (client.get(url) if method == "GET" else client.post(url, data={"csrf_token": token})).status_code
-            if status != expected:
-                cells.append(f"{method} {url} ({endpoint}) with a {other} {role} link: {status}, expected {expected}")
+        for other in others.get(kind_of(rule.endpoint), ("group", "tournament")):
+            url = url_for_role(rule, role, links, other)
+            for method in ("GET", "POST"):
+                try:
+                    endpoint, _args = adapter.match(url.split("?")[0], method=method)
+                except MethodNotAllowed:
+                    continue
+                # A role the route never takes is told so (403), as for any link; otherwise: no such page.
+                expected = 404 if role in PERMISSIONS[endpoint].get(method, ()) else 403
+                response = client.get(url) if method == "GET" else client.post(url, data={"csrf_token": token})
+                if response.status_code != expected:
+                    cells.append(
+                        f"{method} {url} ({endpoint}) with a {other} {role} link: {response.status_code}, "
+                        f"expected {expected}"
+                    )
     assert not cells, "\n".join(cells)
 
 
 def tokens_above(role, links):
     """Every link a page opened with ``role`` must never show."""
     hidden = {}
-    for kind in ("physical", "digital", "devices", "group"):
+    for kind in ("physical", "digital", "devices", "group", "tournament", "tournament_table"):
         for shown_role, token in links[kind].items():
             if shown_role not in SHOWS[role]:
                 hidden[token] = f"{kind} {shown_role}"

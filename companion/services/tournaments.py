@@ -1,0 +1,601 @@
+"""A club tournament's record: players signed up, rounds seated, tables
+played, results confirmed, disputed, closed or corrected, and the standings
+replayed from all of it (``companion.rules.tournament`` holds the formats).
+
+Each table of a round is an ordinary table (hands, undo, corrections,
+re-entries); what the tournament counts from it is the latest
+:class:`~companion.models.TableResult` when the organizer closed or
+corrected it, else its live ranking, which stands once a player at the
+table confirmed it (and no hand changed since).
+
+Every write runs inside :func:`~companion.services.unit.transaction`, claims
+the tournament's (or the table's) version and refuses with a
+:class:`~companion.services.unit.ServiceError` before it changes anything.
+
+>>> prize_cents(10_000, [1, 2, 2, 4], [60, 30, 10])
+[6000, 2000, 2000, 0]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+from fractions import Fraction
+from functools import cached_property
+
+from ..extensions import db
+from ..models import GameTable, Group, TableResult, Tournament, TournamentPlayer, TournamentRound, now
+from ..rules import get_rules
+from ..rules.match import NAME_LENGTH
+from ..rules.names import name_key, normalize_name
+from ..rules.tournament import (
+    DEFAULT_SCALE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Format,
+    Reseat,
+    TournamentError,
+    advancing,
+    by_standing,
+    draw,
+    shared_points,
+    verify_scale,
+)
+from .groups import CURRENCIES
+from .ledger import split_pot, to_cents
+from .scoreboard import Standing, create_table, standing
+from .unit import ServiceError, claim, new_token
+
+MAX_ROUNDS = 12
+MAX_ROUND_HANDS = 40
+MAX_ROUND_MINUTES = 600
+MAX_ENTRY = Decimal(10_000)
+REASON_LENGTH = 200
+
+PLAYING, WAITING, DISPUTED, FINISHED = "playing", "waiting", "disputed", "finished"
+#: What a result row says (``TableResult.kind``).
+CONFIRMED, DISPUTE, CLOSED, CORRECTED = "confirmed", "disputed", "closed", "corrected"
+
+
+# -- settings and players -----------------------------------------------------------------
+def verify_players(names: Sequence[str]) -> list[str]:
+    """The players normalised like a table's (blank lines dropped), or
+    ``players_few`` / ``players_many`` / ``name_long`` / ``name_twice``."""
+    shown = [n for n in (normalize_name(raw) for raw in names) if n]
+    if len(shown) < MIN_PLAYERS:
+        raise ServiceError("players_few", "players", count=MIN_PLAYERS)
+    if len(shown) > MAX_PLAYERS:
+        raise ServiceError("players_many", "players", count=MAX_PLAYERS)
+    if any(len(n) > NAME_LENGTH for n in shown):
+        raise ServiceError("name_long", "players", high=NAME_LENGTH)
+    keys = [name_key(n) for n in shown]
+    twice = next((n for n, k in zip(shown, keys, strict=True) if keys.count(k) > 1), None)
+    if twice is not None:
+        raise ServiceError("name_twice", "players", name=twice)
+    return shown
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a tournament is played, as plain values (the form's or the API's)."""
+
+    format: str = Format.KNOCKOUT
+    #: Knockout: how many of each table go on.
+    advance: int = 1
+    #: Rounds on points.
+    rounds: int = 3
+    round_hands: int = 0
+    round_minutes: int = 0
+    scale: tuple[int, ...] = DEFAULT_SCALE
+    reseat: str = Reseat.STANDING
+    currency: str = "EUR"
+    entry: Decimal = Decimal(0)
+    prizes: tuple[int, ...] = (100,)
+
+    def verify(self) -> None:
+        if self.format not in tuple(Format):
+            raise ServiceError("format", "format")
+        if self.advance not in (1, 2):
+            raise ServiceError("advance", "advance")
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise ServiceError("rounds", "rounds", low=1, high=MAX_ROUNDS)
+        if not 0 <= self.round_hands <= MAX_ROUND_HANDS:
+            raise ServiceError("round_hands", "round_hands", low=0, high=MAX_ROUND_HANDS)
+        if not 0 <= self.round_minutes <= MAX_ROUND_MINUTES:
+            raise ServiceError("round_minutes", "round_minutes", low=0, high=MAX_ROUND_MINUTES)
+        try:
+            verify_scale(self.scale)
+        except TournamentError:
+            raise ServiceError("scale", "scale") from None
+        if self.reseat not in tuple(Reseat):
+            raise ServiceError("reseat", "reseat")
+        if self.currency not in CURRENCIES:
+            raise ServiceError("currency", "currency")
+        if not 0 <= self.entry <= MAX_ENTRY or self.entry != self.entry.quantize(Decimal("0.01")):
+            raise ServiceError("entry", "entry", high=MAX_ENTRY)
+        if not self.prizes or len(self.prizes) > 5 or any(p < 0 for p in self.prizes) or sum(self.prizes) != 100:
+            raise ServiceError("prizes", "prizes")
+        if any(a < b for a, b in zip(self.prizes, self.prizes[1:], strict=False)):
+            raise ServiceError("prizes", "prizes")
+
+
+def create_tournament(
+    *,
+    name: str,
+    players: Sequence[str],
+    preset: str,
+    overrides: dict,
+    settings: Settings,
+    group: Group | None = None,
+    seed: int | None = None,
+) -> Tournament:
+    """A new tournament, no round started yet (players may still sign up or withdraw)."""
+    names = verify_players(players)
+    get_rules(preset, **overrides)  # a ChinchonError names the rule's field
+    settings.verify()
+    tournament = Tournament(
+        owner_token=new_token(),
+        player_token=new_token(),
+        watch_token=new_token(),
+        name=normalize_name(name)[:80],
+        preset=preset,
+        overrides=dict(overrides),
+        format=str(settings.format),
+        advance=settings.advance,
+        rounds=settings.rounds,
+        round_hands=settings.round_hands,
+        round_minutes=settings.round_minutes,
+        scale=list(settings.scale),
+        reseat=str(settings.reseat),
+        currency=settings.currency,
+        entry_cents=to_cents(settings.entry),
+        prizes=list(settings.prizes),
+        seed=seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000),
+        group_id=group.id if group is not None else None,
+    )
+    tournament.players = [TournamentPlayer(position=i, name=n, key=name_key(n)) for i, n in enumerate(names)]
+    db.session.add(tournament)
+    db.session.flush()
+    return tournament
+
+
+def _between_rounds(tournament: Tournament, field: str) -> Overview:
+    """Sign-ups, withdrawals and a round's start wait until the round in play is finished."""
+    view = overview(tournament)
+    if view.in_play:
+        raise ServiceError("round_in_play", field, round=view.number)
+    if view.over:
+        raise ServiceError("tournament_over", field)
+    return view
+
+
+def sign_up(tournament: Tournament, version: int | None, name: str) -> TournamentPlayer:
+    """A late sign-up: before the first round, or between rounds on points
+    (a knockout's later rounds are for those who went on)."""
+    _between_rounds(tournament, "name")
+    if tournament.format == Format.KNOCKOUT and tournament.played_rounds:
+        raise ServiceError("signup_closed", "name")
+    shown = normalize_name(name)
+    if not shown:
+        raise ServiceError("name_missing", "name")
+    if len(shown) > NAME_LENGTH:
+        raise ServiceError("name_long", "name", high=NAME_LENGTH)
+    if len(tournament.players) >= MAX_PLAYERS:
+        raise ServiceError("players_many", "name", count=MAX_PLAYERS)
+    known = next((p for p in tournament.players if p.key == name_key(shown)), None)
+    claim(tournament, version)
+    if known is not None:
+        if known.withdrawn_after is None:
+            raise ServiceError("name_twice", "name", name=known.name)
+        known.withdrawn_after = None  # back after withdrawing: the same player, the same record
+        return known
+    player = TournamentPlayer(position=len(tournament.players), name=shown, key=name_key(shown))
+    tournament.players.append(player)
+    return player
+
+
+def withdraw(tournament: Tournament, version: int | None, player_id: int) -> TournamentPlayer:
+    """A player leaves between rounds: not seated again, their record kept."""
+    _between_rounds(tournament, "player")
+    player = next((p for p in tournament.players if p.id == player_id and p.withdrawn_after is None), None)
+    if player is None:
+        raise ServiceError("unknown_player", "player")
+    claim(tournament, version)
+    player.withdrawn_after = len(tournament.played_rounds)
+    return player
+
+
+# -- the tables of a round ------------------------------------------------------------------
+@dataclass
+class TableStatus:
+    """One table of a round as the organizer sees it."""
+
+    table: GameTable
+    standing: Standing
+    status: str
+    #: ``(seat, place)`` best first: what the tournament counts (the result, or the live ranking).
+    places: list[tuple[int, int]]
+    #: The result row that speaks for the table (None: nothing said yet).
+    result: TableResult | None
+
+    @property
+    def number(self) -> int:
+        return self.table.round_table or 0
+
+    @property
+    def hands(self) -> int:
+        return self.standing.last_number
+
+    @property
+    def leader(self) -> str:
+        return self.table.names[self.places[0][0]]
+
+    @property
+    def place_names(self) -> list[str]:
+        return [self.table.names[seat] for seat, _place in self.places]
+
+    @property
+    def winners(self) -> list[str]:
+        return [self.table.names[seat] for seat, place in self.places if place == 1]
+
+    @property
+    def last_hand_at(self) -> datetime | None:
+        hands = self.table.active_hands()
+        return max(h.created_at for h in hands) if hands else None
+
+    @property
+    def final(self) -> bool:
+        return self.status == FINISHED
+
+
+def played_out(table: GameTable, current: Standing) -> bool:
+    """The table has nothing left to play: the match is over, or the
+    round's hands are in."""
+    return current.state.finished or (table.hand_limit is not None and current.last_number >= table.hand_limit)
+
+
+def table_status(table: GameTable, current: Standing | None = None) -> TableStatus:
+    current = current or standing(table)
+    live = [(p.seat, p.place) for p in current.ranking()]
+    latest = table.results[-1] if table.results else None
+    if latest is not None and latest.kind in (CLOSED, CORRECTED):
+        return TableStatus(table, current, FINISHED, [(s, p) for s, p in latest.places], latest)
+    fresh = latest is not None and latest.version == table.version
+    if played_out(table, current) and fresh and latest.kind == CONFIRMED:
+        return TableStatus(table, current, FINISHED, live, latest)
+    if fresh and latest.kind == DISPUTE:
+        return TableStatus(table, current, DISPUTED, live, latest)
+    return TableStatus(table, current, WAITING if played_out(table, current) else PLAYING, live, None)
+
+
+def round_tables(round_: TournamentRound) -> list[TableStatus]:
+    return [table_status(t) for t in round_.tables]
+
+
+def time_left(tournament: Tournament, round_: TournamentRound, at: datetime | None = None) -> timedelta | None:
+    """A round on points with a time limit: what is left of it (negative: past), else None."""
+    if not tournament.round_minutes:
+        return None
+    return round_.started_at + timedelta(minutes=tournament.round_minutes) - (at or now())
+
+
+@dataclass
+class Overview:
+    """A tournament read once: every table of every round played, with its
+    status; the standings, who goes on and the next seating follow from it."""
+
+    tournament: Tournament
+    rounds: list[tuple[TournamentRound, list[TableStatus]]]
+
+    @property
+    def number(self) -> int:
+        """The number of the round in play (or the last one played; 0: none yet)."""
+        return len(self.rounds)
+
+    @property
+    def current(self) -> list[TableStatus]:
+        return self.rounds[-1][1] if self.rounds else []
+
+    @property
+    def in_play(self) -> bool:
+        return bool(self.rounds) and not all(s.final for s in self.current)
+
+    @property
+    def over(self) -> bool:
+        if not self.rounds or self.in_play:
+            return False
+        if self.tournament.format == Format.POINTS:
+            return self.number >= self.tournament.rounds
+        return len(self.current) == 1
+
+    @cached_property
+    def standings(self) -> list[Line]:
+        return _standings(self)
+
+    @cached_property
+    def going_on(self) -> list[str]:
+        """Who is seated next: every player still in before the first round
+        and in a round on points; in a knockout, who went on from each table."""
+        tournament = self.tournament
+        active = [p.name for p in tournament.players if p.withdrawn_after is None]
+        if tournament.format == Format.POINTS or not self.rounds:
+            return active
+        names = []
+        for status in self.current:
+            places = [place for _seat, place in status.places]
+            names += [status.table.names[status.places[i][0]] for i in advancing(places, tournament.advance)]
+        return [n for n in names if n in set(active)]
+
+    def next_seating(self) -> list[list[str]]:
+        """The seating of the next round, the same every time it is asked
+        for (the draw's seed is the tournament's plus the round's number):
+        the dashboard shows it before the organizer starts the round."""
+        tournament = self.tournament
+        number = self.number + 1
+        names = self.going_on
+        first = number == 1
+        if len(names) < (MIN_PLAYERS if first else 2):
+            raise ServiceError("players_few", "round", count=MIN_PLAYERS if first else 2)
+        if not first and tournament.format == Format.POINTS and tournament.reseat == Reseat.STANDING:
+            seated = set(names)
+            return by_standing([line.name for line in self.standings if line.name in seated])
+        previous = [list(s.table.names) for s in self.current]
+        return draw(names, tournament.seed + number, previous=previous)
+
+    @cached_property
+    def pot_cents(self) -> int:
+        """Every player who sat at a table paid the entry fee once."""
+        seated = {name for _round, tables in self.rounds for s in tables for name in s.table.names}
+        return self.tournament.entry_cents * len(seated)
+
+    @cached_property
+    def prizes(self) -> dict[str, int]:
+        """What each player takes home once the tournament is over (nothing before)."""
+        if not self.tournament.entry_cents or not self.over:
+            return {}
+        lines = self.standings
+        cents = prize_cents(self.pot_cents, [line.place for line in lines], self.tournament.prizes)
+        return {line.name: c for line, c in zip(lines, cents, strict=True) if c}
+
+
+def overview(tournament: Tournament) -> Overview:
+    return Overview(tournament, [(r, round_tables(r)) for r in tournament.played_rounds])
+
+
+def start_round(tournament: Tournament, version: int | None) -> TournamentRound:
+    """Seat the next round: one ordinary table per table of the seating,
+    playing the tournament's rules (a round on points stops after its hands)."""
+    view = _between_rounds(tournament, "round")
+    seating = view.next_seating()
+    claim(tournament, version)
+    number = view.number + 1
+    round_ = TournamentRound(number=number, seed=tournament.seed + number)
+    tournament.all_rounds.append(round_)
+    db.session.flush()
+    for index, names in enumerate(seating, start=1):
+        table = create_table(
+            name=tournament.name,
+            preset=tournament.preset,
+            overrides=tournament.overrides,
+            players=names,
+            first_dealer=0,
+            suit_style="spanish",
+        )
+        table.round_id = round_.id
+        table.round_table = index
+        table.group_id = tournament.group_id
+        if tournament.format == Format.POINTS and tournament.round_hands:
+            table.hand_limit = tournament.round_hands
+        round_.tables.append(table)
+    db.session.flush()
+    return round_
+
+
+def undo_round(tournament: Tournament, version: int | None) -> TournamentRound:
+    """Take back the last round's start while none of its tables has a hand
+    or a result: its empty tables go, the round stays in the record, undone."""
+    rounds = tournament.played_rounds
+    if not rounds:
+        raise ServiceError("no_round", "round")
+    last = rounds[-1]
+    if any(t.hands or t.results or t.reentries for t in last.tables):
+        raise ServiceError("round_played", "round", round=last.number)
+    claim(tournament, version)
+    for table in list(last.tables):
+        db.session.delete(table)
+    last.undone_at = now()
+    db.session.flush()
+    db.session.expire(last, ["tables"])
+    return last
+
+
+# -- results ---------------------------------------------------------------------------------------
+def _at_table(table: GameTable, seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(table.players):
+        raise ServiceError("unknown_player", "seat")
+    return table.names[seat]
+
+
+def confirm_result(table: GameTable, version: int | None, seat: int | None) -> TableResult:
+    """A player at the table confirms its result once nothing is left to
+    play; any later write at the table needs a new confirmation."""
+    if table.round_id is None:
+        raise ServiceError("not_in_tournament", "seat")
+    status = table_status(table)
+    if status.final:
+        raise ServiceError("result_final", "seat")
+    if not played_out(table, status.standing):
+        raise ServiceError("table_playing", "seat")
+    return _say(table, version, CONFIRMED, status.places, _at_table(table, seat), "")
+
+
+def dispute_result(table: GameTable, version: int | None, seat: int | None, reason: str) -> TableResult:
+    """A player at the table says the result is wrong: the organizer decides."""
+    if table.round_id is None:
+        raise ServiceError("not_in_tournament", "seat")
+    status = table_status(table)
+    if status.final:
+        raise ServiceError("result_final", "seat")
+    return _say(table, version, DISPUTE, status.places, _at_table(table, seat), _reason(reason, required=False))
+
+
+def _reason(text: str, *, required: bool) -> str:
+    shown = normalize_name(text)
+    if required and not shown:
+        raise ServiceError("reason_missing", "reason")
+    if len(shown) > REASON_LENGTH:
+        raise ServiceError("reason_long", "reason", high=REASON_LENGTH)
+    return shown
+
+
+def _say(table: GameTable, version: int | None, kind: str, places, by: str, reason: str) -> TableResult:
+    claim(table, version)
+    result = TableResult(kind=kind, places=[list(p) for p in places], by=by, reason=reason, version=table.version)
+    table.results.append(result)
+    db.session.flush()
+    return result
+
+
+def _round_table(tournament: Tournament, table_id: int | None) -> GameTable:
+    rounds = tournament.played_rounds
+    table = next((t for t in rounds[-1].tables if t.id == table_id), None) if rounds else None
+    if table is None:
+        raise ServiceError("unknown_table", "table")
+    return table
+
+
+def close_table(tournament: Tournament, version: int | None, table_id: int | None) -> TableResult:
+    """The organizer ends a table of the round in play with its standing of
+    the moment (the time is up, a player left): no hand is added after."""
+    table = _round_table(tournament, table_id)
+    status = table_status(table)
+    if status.final:
+        raise ServiceError("result_final", "table")
+    claim(tournament, version)
+    table.closed_at = now()
+    return _say(table, table.version, CLOSED, status.places, "", "")
+
+
+def correct_result(
+    tournament: Tournament, version: int | None, table_id: int | None, order: Sequence[int], reason: str
+) -> TableResult:
+    """The organizer sets the places of a table of the round in play (seats
+    best first, no ties) with a reason that is kept; it stands over anything
+    the table says."""
+    table = _round_table(tournament, table_id)
+    if sorted(order) != list(range(len(table.players))):
+        raise ServiceError("order", "order")
+    why = _reason(reason, required=True)
+    claim(tournament, version)
+    places = [(seat, place) for place, seat in enumerate(order, start=1)]
+    return _say(table, table.version, CORRECTED, places, "", why)
+
+
+# -- standings -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One player's line of the standings, best first."""
+
+    place: int
+    name: str
+    #: Rounds on points: tournament points (exact: ties share them).
+    points: Fraction
+    #: Hand points over every table played (the tie-break: fewer is better).
+    hand_points: int
+    rounds: int
+    #: Knockout: still in the running (False once a table did not send them on).
+    alive: bool
+    withdrawn: bool
+    #: The table of the round in play (or the last one played), if seated there.
+    table: int | None
+
+
+def _standings(view: Overview) -> list[Line]:
+    """Every player, best first, live: a table in play counts as it stands.
+    On points: tournament points, then fewer hand points.  Knockout: still
+    in the running first, then the furthest round reached, the place at the
+    last table, fewer hand points."""
+    tournament = view.tournament
+    knockout = tournament.format == Format.KNOCKOUT
+    tally = {p.name: _Tally() for p in tournament.players}
+    for round_, tables in view.rounds:
+        for status in tables:
+            places = [place for _seat, place in status.places]
+            worth = shared_points(places, tournament.scale)
+            on = set(advancing(places, tournament.advance))
+            for index, (seat, place) in enumerate(status.places):
+                line = tally.setdefault(status.table.names[seat], _Tally())
+                line.points += worth[index]
+                line.hand += status.standing.total(seat)
+                line.rounds += 1
+                line.reached, line.place, line.table = round_.number, place, status.number
+                line.alive = not (knockout and status.final and (index not in on or (view.over and place > 1)))
+    withdrawn = {p.name for p in tournament.players if p.withdrawn_after is not None}
+    for name, line in tally.items():
+        if knockout and line.reached < view.number:
+            line.alive = False
+        line.withdrawn = name in withdrawn
+
+    def key(name: str) -> tuple:
+        line = tally[name]
+        if knockout:
+            return (not line.alive, -line.reached, line.place, line.hand)
+        return (-line.points, line.hand)
+
+    keys = {name: key(name) for name in tally}
+    order = sorted(tally, key=lambda n: (keys[n], name_key(n)))
+    return [
+        Line(
+            place=1 + sum(keys[other] < keys[name] for other in order),
+            name=name,
+            points=tally[name].points,
+            hand_points=tally[name].hand,
+            rounds=tally[name].rounds,
+            alive=tally[name].alive and not tally[name].withdrawn,
+            withdrawn=tally[name].withdrawn,
+            table=tally[name].table if tally[name].reached == view.number and view.number else None,
+        )
+        for name in order
+    ]
+
+
+@dataclass
+class _Tally:
+    points: Fraction = Fraction(0)
+    hand: int = 0
+    rounds: int = 0
+    alive: bool = True
+    withdrawn: bool = False
+    reached: int = 0
+    place: int = 0
+    table: int | None = None
+
+
+def prize_cents(pot: int, places: Sequence[int], prizes: Sequence[int]) -> list[int]:
+    """The pot split by place, ``prizes`` in percent from the first place
+    down; tied players share the shares of the places they fill.  A share's
+    fraction of a cent is dropped and the cents left go to the first place,
+    so the prizes add up to the pot."""
+    shares = [prizes[i] if i < len(prizes) else 0 for i in range(len(places))]
+    result = [0] * len(places)
+    for place in sorted(set(places)):
+        tied = [i for i, p in enumerate(places) if p == place]
+        group = int(Fraction(pot * sum(shares[place - 1 : place - 1 + len(tied)]), 100))
+        for i, cents in zip(tied, split_pot(group, [str(i) for i in tied]).values(), strict=True):
+            result[i] = cents
+    if result and sum(shares) == 100:
+        first = [i for i, p in enumerate(places) if p == min(places)]
+        for i, cents in zip(first, split_pot(pot - sum(result), [str(i) for i in first]).values(), strict=True):
+            result[i] += cents
+    return result
+
+
+def delete_tournament(tournament: Tournament) -> None:
+    """The organizer deletes the tournament and every table it seated."""
+    for round_ in tournament.all_rounds:
+        for table in round_.tables:
+            db.session.delete(table)
+    db.session.delete(tournament)

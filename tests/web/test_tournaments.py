@@ -1,0 +1,286 @@
+"""A club tournament through its pages, as an organizer's phone and the
+tables' phones use them: the form, the dashboard, a table's own page
+("Round 1 · Table 2"), confirming there, the wall, the exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.models import GameTable, TableResult, Tournament
+from companion.services import tournaments as service
+from companion.services.transfer import export_tournament, import_tournament
+
+from .helpers import csrf, enter_points, field
+
+EIGHT = "Ana\nBen\nCarla\nDani\nEva\nFede\nGus\nHugo"
+
+
+def form_data(client, **changes) -> dict[str, str]:
+    data = {
+        "csrf_token": csrf(client, "/tournaments/new"),
+        "name": "Copa del Bar",
+        "players": EIGHT,
+        "preset": "classic",
+        "format": "knockout",
+        "advance": "1",
+        "rounds": "3",
+        "round_hands": "0",
+        "round_minutes": "0",
+        "scale": "4-2-1-0",
+        "reseat": "standing",
+        "entry": "",
+        "currency": "EUR",
+        "prizes": "100",
+        "target": "50",
+        "reentries": "0",
+        "jokers": "0",
+    }
+    data.update(changes)
+    return data
+
+
+def create(client, **changes) -> str:
+    response = client.post("/tournaments/new", data=form_data(client, **changes))
+    assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def tournament(app, token) -> Tournament:
+    return db.session.scalar(select(Tournament).where(Tournament.owner_token == token))
+
+
+def post(client, token, path, **data):
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    data = {"csrf_token": field(html, "csrf_token"), "version": field(html, "version"), **data}
+    return client.post(f"/c/{token}{path}", data=data)
+
+
+def table_links(client, token) -> list[str]:
+    """The tables of the round in play, as the dashboard links them."""
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    return re.findall(r'href="/t/([A-Za-z0-9_-]+)">[^<]*Open table', html)
+
+
+def win_at(client, link: str, winner: int = 0, players: int = 4) -> None:
+    """Everybody but ``winner`` goes out over 50 (one hand each)."""
+    out: set[int] = set()
+    for loser in [s for s in range(players) if s != winner]:
+        points = {s: 1 for s in range(players) if s not in out}
+        points[loser] = 60
+        enter_points(client, link, winner, points)
+        out.add(loser)
+
+
+def confirm_at(client, link: str, seat: int = 1):
+    html = client.get(f"/t/{link}").get_data(as_text=True)
+    version = re.search(r"since=(\d+)", html).group(1)
+    return client.post(
+        f"/t/{link}/result/confirm", data={"csrf_token": csrf(client), "version": version, "seat": str(seat)}
+    )
+
+
+def test_an_organizer_runs_a_knockout_from_the_form_to_the_winner(client, app):
+    token = create(client)
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    assert "8 players signed up" in html
+    # The seating is shown before the round starts, and it is the draw the round gets.
+    with app.app_context():
+        planned = service.overview(tournament(app, token)).next_seating()
+    for number, names in enumerate(planned, start=1):
+        assert f"<strong>Table {number}</strong>: {', '.join(names)}" in html
+    assert post(client, token, "/rounds").status_code == 303
+    links = table_links(client, token)
+    assert len(links) == 2
+    page = client.get(f"/t/{links[1]}").get_data(as_text=True)
+    assert "Round 1 · Table 2" in page
+    winners = []
+    with app.app_context():
+        for link in links:
+            winners.append(db.session.scalar(select(GameTable).where(GameTable.player_token == link)).names[0])
+    for link in links:
+        win_at(client, link)
+        page = client.get(f"/t/{link}").get_data(as_text=True)
+        assert "waiting for a result" in page
+        table_number = links.index(link) + 1
+        assert f"Confirm: {winners[links.index(link)]} wins table {table_number}" in page
+        assert "Rematch" not in page
+        assert confirm_at(client, link).status_code == 303
+        assert "confirmed by" in client.get(f"/t/{link}").get_data(as_text=True)
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    assert "Round 1 is finished." in html and "Start round 2" in html
+    assert post(client, token, "/rounds").status_code == 303
+    (final,) = table_links(client, token)
+    with app.app_context():
+        seated = db.session.scalar(select(GameTable).where(GameTable.player_token == final)).names
+    assert sorted(seated) == sorted(winners)
+    win_at(client, final, 1, players=2)
+    confirm_at(client, final, 0)
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    assert f"{seated[1]} wins the tournament!" in html
+    wall = client.get(f"/c/{token}/wall").get_data(as_text=True)
+    assert "Final ranking" in wall and f"{seated[1]} wins the tournament!" in wall
+
+
+def test_every_refused_write_answers_4xx_with_the_reason_and_changes_nothing(client, app):
+    token = create(client)
+    response = post(client, token, "/rounds", version="7")  # another phone's form, long gone
+    assert response.status_code == 409
+    assert "Somebody just changed this tournament" in response.get_data(as_text=True)
+    assert table_links(client, token) == []
+    assert post(client, token, "/rounds").status_code == 303
+    with app.app_context():
+        before = tournament(app, token).version
+    response = post(client, token, "/rounds")
+    assert response.status_code == 400
+    assert "Round 1 is still being played." in response.get_data(as_text=True)
+    response = post(client, token, "/tables/close", table="999999", confirm="close")
+    assert response.status_code == 400 and "That table is not in the round being played." in response.get_data(
+        as_text=True
+    )
+    response = post(client, token, "/tables/close", table="1")
+    assert response.status_code == 400 and "Tick the box" in response.get_data(as_text=True)
+    link = table_links(client, token)[0]
+    response = confirm_at(client, link)
+    assert response.status_code == 400
+    assert "The table is still playing" in response.get_data(as_text=True)
+    with app.app_context():
+        assert tournament(app, token).version == before
+        assert db.session.scalar(select(TableResult.id)) is None
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": "Ana\nBen"}, "Add at least 3 players."),
+        ({"players": "Ana\nBen\nana"}, "Two players have the same name"),
+        ({"scale": "1-2"}, "never rising"),
+        ({"scale": "cuatro"}, "Type whole numbers with a dash between them"),
+        ({"prizes": "60-30"}, "adding up to 100"),
+        ({"entry": "abc"}, "Type an amount such as 5 or 2.50."),
+        ({"rounds": "99"}, "Number must be between 1 and 12."),
+        ({"format": "swiss"}, "Not a valid choice"),
+        ({"target": "-5"}, ""),
+        ({"name": ""}, "This field is required."),
+    ],
+)
+def test_a_bad_new_tournament_form_answers_400_by_its_field(client, app, changes, message):
+    response = client.post("/tournaments/new", data=form_data(client, **changes))
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(Tournament.id)) is None
+
+
+def test_a_round_on_points_stops_each_table_after_its_hands(client, app):
+    token = create(client, format="points", rounds="2", round_hands="1", players=EIGHT)
+    post(client, token, "/rounds")
+    link = table_links(client, token)[0]
+    enter_points(client, link, 0, {0: 1, 1: 10, 2: 20, 3: 30})
+    page = client.get(f"/t/{link}").get_data(as_text=True)
+    assert "who closed?" not in page and "Confirm:" in page
+    response = client.get(f"/t/{link}/hands/new")
+    form = {
+        "csrf_token": field(response.get_data(as_text=True), "csrf_token"),
+        "version": field(response.get_data(as_text=True), "version"),
+        "submission": field(response.get_data(as_text=True), "submission"),
+        "closer": "0",
+        "mode": "points",
+        "action": "save",
+        **{f"p{s}": "5" for s in range(1, 4)},
+        "p0": "1",
+    }
+    response = client.post(f"/t/{link}/hands/new", data=form)
+    assert response.status_code in (400, 409)
+    assert "This round is 1 hand" in response.get_data(as_text=True)
+
+
+def test_the_organizer_corrects_a_table_with_a_reason_shown_everywhere(client, app):
+    token = create(client)
+    post(client, token, "/rounds")
+    link = table_links(client, token)[0]
+    with app.app_context():
+        table = db.session.scalar(select(GameTable).where(GameTable.player_token == link))
+        table_id, names = table.id, table.names
+    page = client.get(f"/c/{token}/tables/{table_id}/correct")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    data = {"csrf_token": field(html, "csrf_token"), "version": field(html, "version"), "reason": ""}
+    data.update({"place0": "2", "place1": "1", "place2": "3", "place3": "4"})
+    response = client.post(f"/c/{token}/tables/{table_id}/correct", data=data)
+    assert response.status_code == 400 and "Say why" in response.get_data(as_text=True)
+    data["place1"] = "2"
+    data["reason"] = "x"
+    response = client.post(f"/c/{token}/tables/{table_id}/correct", data=data)
+    assert response.status_code == 400 and "Give every player of the table one place." in response.get_data(
+        as_text=True
+    )
+    data.update({"place1": "1", "reason": "Ana left early, Ben agreed"})
+    assert client.post(f"/c/{token}/tables/{table_id}/correct", data=data).status_code == 303
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    assert f"{names[1]} wins the table" in html and "corrected: Ana left early, Ben agreed" in html
+    assert "corrected by the organizer: Ana left early" in client.get(f"/t/{link}").get_data(as_text=True)
+
+
+def test_the_exports_hold_the_whole_tournament_and_csv_opens_as_excel_would(client, app):
+    token = create(client, entry="2,50", prizes="70-30")
+    post(client, token, "/rounds")
+    for link in table_links(client, token):
+        win_at(client, link)
+        confirm_at(client, link)
+    data = client.get(f"/c/{token}/export.json").get_json()
+    assert [len(r["tables"]) for r in data["tournament"]["seated"]] == [2]
+    assert data["tournament"]["seated"][0]["tables"][0]["results"][0]["kind"] == "confirmed"
+    raw = client.get(f"/c/{token}/standings.csv").get_data()
+    assert raw.startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert rows[0][:2] == ["Place", "Player"] and len(rows) >= 9
+    with app.app_context():
+        original = tournament(app, token)
+        before = service.overview(original).standings
+        db.session.delete(original)
+        for table in db.session.scalars(select(GameTable)):
+            db.session.delete(table)
+        db.session.commit()
+        copy = import_tournament(json.loads(json.dumps(data)))
+        db.session.commit()
+        assert service.overview(copy).standings == before
+        assert export_tournament(copy) == data
+
+
+def test_the_player_link_opens_tables_the_watch_link_only_watches(client, app):
+    token = create(client)
+    post(client, token, "/rounds")
+    with app.app_context():
+        t = tournament(app, token)
+        player, watch = t.player_token, t.watch_token
+        tables = t.played_rounds[0].tables
+        player_links = {x.player_token for x in tables}
+        watch_links = {x.watch_token for x in tables}
+    html = client.get(f"/c/{player}").get_data(as_text=True)
+    assert player_links <= set(re.findall(r'/t/([A-Za-z0-9_-]+)"', html))
+    assert "Start round" not in html and token not in html
+    html = client.get(f"/c/{watch}").get_data(as_text=True)
+    assert watch_links <= set(re.findall(r'/t/([A-Za-z0-9_-]+)"', html))
+    assert not player_links & set(re.findall(r"/t/([A-Za-z0-9_-]+)", html))
+    assert client.post(f"/c/{watch}/rounds", data={"csrf_token": csrf(client)}).status_code == 403
+
+
+def test_a_tournament_in_a_group_counts_its_tables_there(client, app):
+    from .test_groups import create_group
+
+    group = create_group(client)
+    page = client.get(f"/tournaments/new?group={group}").get_data(as_text=True)
+    assert "counts for the group" in page
+    token = create(client, group=group, players="Ana\nBen\nCarla\nDani")
+    post(client, token, "/rounds")
+    with app.app_context():
+        t = tournament(app, token)
+        assert t.group_id is not None
+        assert all(table.group_id == t.group_id for table in t.played_rounds[0].tables)
