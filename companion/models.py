@@ -369,8 +369,10 @@ class Tournament(db.Model):
         cascade="all, delete-orphan",
         lazy="selectin",
     )
+    #: Loaded when first asked for (with every table, in a few queries): a
+    #: poll that finds nothing changed (``services.tournaments.fingerprint``) never loads them.
     all_rounds: Mapped[list[TournamentRound]] = relationship(
-        back_populates="tournament", order_by="TournamentRound.id", cascade="all, delete-orphan", lazy="selectin"
+        back_populates="tournament", order_by="TournamentRound.id", cascade="all, delete-orphan", lazy="select"
     )
 
     @property

@@ -32,7 +32,8 @@ MAX_TABLE = 5
 #: A table's usual size: the number of tables is chosen to seat as many fours as possible.
 BEST_TABLE = 4
 MIN_PLAYERS = MIN_TABLE
-MAX_PLAYERS = 128
+#: 64 tables of five: a club night holds a 64-table round (the issue asks for 16 to 128 players, and for 64 tables).
+MAX_PLAYERS = 320
 #: The tournament-points scale when none is given: the classic 4-2-1-0.
 DEFAULT_SCALE = (4, 2, 1, 0)
 
@@ -172,10 +173,12 @@ def advancing(places: Sequence[int], advance: int) -> list[int]:
 
 def verify_scale(scale: Sequence[int]) -> tuple[int, ...]:
     """A points scale: 1 to 5 whole numbers from 0 to 100, never rising (a
-    better place is never worth less)."""
+    better place is never worth less), the first above 0."""
     values = tuple(scale)
     if not 1 <= len(values) <= MAX_TABLE or any(not 0 <= v <= 100 for v in values):
         raise TournamentError("A points scale is 1 to 5 numbers from 0 to 100.", "scale")
     if any(a < b for a, b in pairwise(values)):
         raise TournamentError("A better place is never worth fewer points.", "scale")
+    if not values[0]:
+        raise TournamentError("The first place is worth something.", "scale")
     return values

@@ -109,6 +109,7 @@ def change_settings(table: GameTable, version: int | None, name: str, overrides:
     """New rules mid-match (inside :func:`transaction`) for the options
     :func:`changeable` allows (the others are refused, ``rule_fixed``): refused
     when the hands already played would no longer replay under them."""
+    verify_open(table, "name")
     fixed = next((k for k in overrides if k not in changeable(table)), None)
     if fixed is not None:
         raise ServiceError("rule_fixed", f"rules.{fixed}", option=fixed)
@@ -135,6 +136,25 @@ def delete_table(table: GameTable) -> None:
         .execution_options(synchronize_session=False)
     )
     db.session.delete(table)
+
+
+# -- a tournament table whose result is in ------------------------------------------
+#: What a tournament's organizer or a confirmation said last about a table that
+#: makes its result final (``companion.services.tournaments``).
+FINAL_RESULTS = ("confirmed", "closed", "corrected")
+
+
+def verify_open(table: GameTable, field: str = "closer") -> None:
+    """A table of a tournament takes no write once its result is final
+    (confirmed at the table, closed or corrected by the organizer): the
+    tournament counts that result, and only the organizer may change it."""
+    if table.round_id is None:
+        return
+    if table.closed_at is not None:
+        raise ServiceError("table_closed", field)
+    latest = table.results[-1] if table.results else None
+    if latest is not None and latest.kind in FINAL_RESULTS:
+        raise ServiceError("result_final", field)
 
 
 # -- where the match stands -------------------------------------------------------
@@ -520,13 +540,12 @@ def store_hand(
     hand (or, for an edit, the replay of every later hand) breaks the rules.
     """
     check_new_submission(Hand, table, submission)
+    verify_open(table)
     current = standing(table)
     if replaces is None and current.state.finished:
         raise ServiceError("match_over", "closer")
     if replaces is None and current.pending_reentries:
         raise ServiceError("reentry_pending", "closer", names=[table.names[s] for s in current.pending_reentries])
-    if replaces is None and table.closed_at is not None:
-        raise ServiceError("table_closed", "closer")
     if replaces is None and table.hand_limit is not None and current.last_number >= table.hand_limit:
         raise ServiceError("hand_limit", "closer", count=table.hand_limit)
     before = standing_before(table, replaces) if replaces else current
@@ -613,6 +632,7 @@ def standing_before(table: GameTable, hand: Hand) -> Standing:
 def reenter(table: GameTable, version: int | None, submission: str, seat: int, *, declined: bool = False) -> Reentry:
     """Buy a player back in, or (``declined``) record that they said no."""
     check_new_submission(Reentry, table, submission)
+    verify_open(table, "seat")
     current = standing(table)
     if not 0 <= seat < len(table.players):
         raise ServiceError("unknown_player", "seat")
@@ -627,6 +647,7 @@ def reenter(table: GameTable, version: int | None, submission: str, seat: int, *
 
 def undo_last(table: GameTable, version: int | None) -> str:
     """Undo the most recent action (a re-entry, or else the last hand)."""
+    verify_open(table, "undo")
     current = standing(table)
     last_reentries = [r for r in table.active_reentries() if r.after_hand == current.last_number]
     hands = table.active_hands()
@@ -700,6 +721,7 @@ def restore_hand(table: GameTable, version: int | None, number: int | None) -> H
     shown, :class:`ServiceError` when that hand cannot come back (saying why,
     as :func:`restorable_hand` does).
     """
+    verify_open(table, "restore")
     found = restorable_hand(table)
     if found is None or found.hand.number != number:
         raise ServiceError("not_restorable", "restore")

@@ -26,6 +26,9 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
 
+from sqlalchemy import func, inspect, select
+from sqlalchemy.orm.attributes import set_committed_value
+
 from ..extensions import db
 from ..models import GameTable, Group, TableResult, Tournament, TournamentPlayer, TournamentRound, now
 from ..rules import get_rules
@@ -134,6 +137,8 @@ def create_tournament(
 ) -> Tournament:
     """A new tournament, no round started yet (players may still sign up or withdraw)."""
     names = verify_players(players)
+    if not normalize_name(name):
+        raise ServiceError("tournament_name", "name")
     get_rules(preset, **overrides)  # a ChinchonError names the rule's field
     settings.verify()
     tournament = Tournament(
@@ -311,6 +316,11 @@ class Overview:
             return self.number >= self.tournament.rounds
         return len(self.current) == 1
 
+    @property
+    def undoable(self) -> bool:
+        """The last round's start may be taken back: no hand and no result at its tables yet."""
+        return bool(self.rounds) and not any(s.table.hands or s.table.results for s in self.current)
+
     @cached_property
     def standings(self) -> list[Line]:
         return _standings(self)
@@ -361,8 +371,36 @@ class Overview:
         return {line.name: c for line, c in zip(lines, cents, strict=True) if c}
 
 
+def fingerprint(tournament: Tournament, at: datetime | None = None) -> str:
+    """What a page of the tournament shows changes with it: the tournament's
+    version, every table's, and the minute (times shown: "last hand 3
+    minutes ago", the time left).  One query; no table is loaded."""
+    count, versions = db.session.execute(
+        select(func.count(GameTable.id), func.coalesce(func.sum(GameTable.version), 0))
+        .join(TournamentRound, GameTable.round_id == TournamentRound.id)
+        .where(TournamentRound.tournament_id == tournament.id, TournamentRound.undone_at.is_(None))
+    ).one()
+    minute = int((at or now()).timestamp() // 60)
+    return f"{tournament.version}.{count}.{versions}.{minute}"
+
+
 def overview(tournament: Tournament) -> Overview:
-    return Overview(tournament, [(r, round_tables(r)) for r in tournament.played_rounds])
+    rounds = tournament.played_rounds
+    _load_results([t for r in rounds for t in r.tables])
+    return Overview(tournament, [(r, round_tables(r)) for r in rounds])
+
+
+def _load_results(tables: Sequence[GameTable]) -> None:
+    """Every table's results in one query, not one per table (64 tables a round)."""
+    unloaded = [t for t in tables if "results" in inspect(t).unloaded]
+    if not unloaded:
+        return
+    found: dict[int, list[TableResult]] = {t.id: [] for t in unloaded}
+    query = select(TableResult).where(TableResult.table_id.in_(found)).order_by(TableResult.id)
+    for result in db.session.scalars(query):
+        found[result.table_id].append(result)
+    for table in unloaded:
+        set_committed_value(table, "results", found[table.id])
 
 
 def start_round(tournament: Tournament, version: int | None) -> TournamentRound:
@@ -420,16 +458,24 @@ def _at_table(table: GameTable, seat: int | None) -> str:
 
 
 def confirm_result(table: GameTable, version: int | None, seat: int | None) -> TableResult:
-    """A player at the table confirms its result once nothing is left to
-    play; any later write at the table needs a new confirmation."""
+    """A player at the table who did not win it confirms its result once
+    nothing is left to play (as at a bridge table, the opponents check the
+    score).  Then the result is final: the table takes no more writes
+    (``scoreboard.verify_open``).  A disputed result waits for the organizer,
+    or for the table to change a hand."""
     if table.round_id is None:
         raise ServiceError("not_in_tournament", "seat")
     status = table_status(table)
     if status.final:
         raise ServiceError("result_final", "seat")
+    if status.status == DISPUTED:
+        raise ServiceError("result_disputed", "seat", name=status.result.by)
     if not played_out(table, status.standing):
         raise ServiceError("table_playing", "seat")
-    return _say(table, version, CONFIRMED, status.places, _at_table(table, seat), "")
+    by = _at_table(table, seat)
+    if by in status.winners and len(status.winners) < len(table.players):
+        raise ServiceError("confirm_by_winner", "seat", name=by)
+    return _say(table, version, CONFIRMED, status.places, by, "")
 
 
 def dispute_result(table: GameTable, version: int | None, seat: int | None, reason: str) -> TableResult:
@@ -534,6 +580,8 @@ def _standings(view: Overview) -> list[Line]:
                 line.reached, line.place, line.table = round_.number, place, status.number
                 line.alive = not (knockout and status.final and (index not in on or (view.over and place > 1)))
     withdrawn = {p.name for p in tournament.players if p.withdrawn_after is not None}
+    for name in [n for n in withdrawn if not tally[n].rounds]:
+        del tally[name]  # signed up and withdrawn before playing: not in the standings
     for name, line in tally.items():
         if knockout and line.reached < view.number:
             line.alive = False
@@ -547,9 +595,13 @@ def _standings(view: Overview) -> list[Line]:
 
     keys = {name: key(name) for name in tally}
     order = sorted(tally, key=lambda n: (keys[n], name_key(n)))
+    places: dict[str, int] = {}
+    for index, name in enumerate(order):  # equal keys share the place of the first of them
+        same = index and keys[order[index - 1]] == keys[name]
+        places[name] = places[order[index - 1]] if same else index + 1
     return [
         Line(
-            place=1 + sum(keys[other] < keys[name] for other in order),
+            place=places[name],
             name=name,
             points=tally[name].points,
             hand_points=tally[name].hand,

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import io
 import json
+from decimal import Decimal
 
 import segno
 from flask import Response, abort, flash, g, make_response, redirect, render_template, request, url_for
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 
 from ..models import GameTable, now
@@ -19,6 +21,7 @@ from ..services.tournaments import (
     correct_result,
     create_tournament,
     delete_tournament,
+    fingerprint,
     overview,
     sign_up,
     start_round,
@@ -30,7 +33,7 @@ from ..services.tournaments import (
 from ..services.transfer import export_tournament
 from ..services.unit import ServiceError, StaleError, transaction
 from ..web.access import OWNER, PLAYER, WATCH, authorize, group_link
-from ..web.i18n import money
+from ..web.i18n import local_currency, money
 from ..web.messages import error_text
 from ..web.spreadsheet import spreadsheet
 from . import bp
@@ -84,6 +87,8 @@ def new():
             form.preset.data = group.preset
             form.currency.data = group.currency
             form.fill(group.overrides)
+    elif request.method == "GET":
+        form.currency.data = local_currency()
     if request.method == "POST" and form.validate():
         try:
             with transaction():
@@ -125,17 +130,28 @@ def _context(token: str, view: Overview | None = None, **extra) -> dict:
         "seating_problem": problem,
         "time_left": left,
         "table_token": table_token,
+        "since": fingerprint(tournament),
         **extra,
     }
 
 
+def _unchanged() -> bool:
+    """A poll (``?since=``) of a page whose figures have not changed: 204, drawn from one query."""
+    since = request.args.get("since")
+    return since is not None and since == fingerprint(g.tournament)
+
+
 @bp.get("/c/<token>")
 def page(token: str):
+    if _unchanged():
+        return "", 204
     return render_template("tournaments/page.html", **_context(token))
 
 
 @bp.get("/c/<token>/wall")
 def wall(token: str):
+    if _unchanged():
+        return "", 204
     return render_template("tournaments/wall.html", **_context(token))
 
 
@@ -293,14 +309,13 @@ def export(token: str):
 def standings_csv(token: str):
     """The standings, then one row per player and table played."""
     view = overview(g.tournament)
-    rows: list[list[object]] = [
-        [_("Place"), _("Player"), _("Tournament points"), _("Hand points"), _("Rounds played"), _("Prize")]
-    ]
+    on_points = g.tournament.format == "points"  # a knockout counts no tournament points
+    head = [_("Place"), _("Player"), *([_("Tournament points")] if on_points else [])]
+    rows: list[list[object]] = [[*head, _("Hand points"), _("Rounds played"), _("Prize")]]
     for line in view.standings:
-        prize = view.prizes.get(line.name, 0)
-        rows.append(
-            [line.place, line.name, _points(line.points), line.hand_points, line.rounds, str(from_cents(prize))]
-        )
+        prize = str(from_cents(view.prizes.get(line.name, 0)))
+        points = [_points(line.points)] if on_points else []
+        rows.append([line.place, line.name, *points, line.hand_points, line.rounds, prize])
     rows.append([])
     rows.append([_("Round"), _("Table"), _("Player"), _("Place at the table"), _("Total"), _("Result")])
     for round_, tables in view.rounds:
@@ -324,13 +339,14 @@ def standings_csv(token: str):
 
 
 def _points(value) -> str:
-    """Tournament points: whole, or with the half a shared place gives."""
+    """Tournament points as a spreadsheet reads them: whole, or to two decimals."""
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0")
 
 
 @bp.app_template_filter("tpoints")
 def tpoints(value) -> str:
-    return _points(value)
+    """Tournament points in the page's language: "2,5" in Spanish, "2.5" in English."""
+    return format_decimal(Decimal(value.numerator) / value.denominator, format="#,##0.##")
 
 
 def status_text(status: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Sequence
 from decimal import Decimal
 
 from babel import support
@@ -96,6 +97,13 @@ class RegionalBabel(Babel):
 
 
 babel = RegionalBabel()  # regional variants (es_AR) fall back to their base language
+
+
+def local_currency(offered: Sequence[str] = ("EUR", "USD", "GBP", "SEK", "CHF", "ARS", "MXN", "UYU")) -> str:
+    """The currency a new tournament is offered in: the page's country's, if offered (else EUR)."""
+    territory = TERRITORIES.get(str(get_locale() or DEFAULT_LANGUAGE))
+    found = [c for c in (get_territory_currencies(territory) if territory else []) if c in offered]
+    return found[0] if found else "EUR"
 
 
 def money(amount, currency: str | None = None) -> str:

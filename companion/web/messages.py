@@ -289,7 +289,9 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
         case "rounds" | "round_hands" | "round_minutes":
             return _("Type a whole number from %(low)s to %(high)s.", low=p["low"], high=p["high"])
         case "scale":
-            return _("Type 1 to 5 points from 0 to 100, best place first, never rising (e.g. 4-2-1-0).")
+            return _(
+                "Type 1 to 5 points from 0 to 100, best place first, never rising, the first above 0 (e.g. 4-2-1-0)."
+            )
         case "entry":
             return _("Type an entry fee from 0 up to %(high)s, with at most two decimals.", high=p["high"])
         case "prizes":
@@ -306,6 +308,14 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return _("Round %(number)s has hands or results already; it can no longer be undone.", number=p["round"])
         case "result_final":
             return _("This table's result is final already.")
+        case "result_disputed":
+            return _(
+                "%(name)s disputes this result: the organizer decides, or the table corrects the hand.", name=p["name"]
+            )
+        case "confirm_by_winner":
+            return _("%(name)s won this table: another player confirms the result.", name=p["name"])
+        case "tournament_name":
+            return _("Give the tournament a name.")
         case "table_playing":
             return _("The table is still playing: its result can be confirmed after the last hand.")
         case "not_in_tournament":

@@ -139,6 +139,15 @@ def status_of(t: MTable) -> tuple[str, list[tuple[int, int]]]:
     return ("waiting" if played_out(t) else "playing"), live
 
 
+def closed_to_writes(t: MTable) -> str | None:
+    """A tournament table takes no write once the organizer closed it or its result is final."""
+    if t.closed:
+        return "table_closed"
+    if t.results and t.results[-1][0] in ("confirmed", "closed", "corrected"):
+        return "result_final"
+    return None
+
+
 def shared(places: list[int], scale) -> list[Fraction]:
     worth = [Fraction(scale[i]) if i < len(scale) else Fraction(0) for i in range(len(places))]
     return [sum(worth[p - 1 : p - 1 + places.count(p)], Fraction(0)) / places.count(p) for p in places]
@@ -185,6 +194,9 @@ def standings(m: MTournament) -> list[tuple[int, str, Fraction, int]]:
                 line["reached"], line["place"] = number, place
                 if m.format == "knockout" and status == "finished":
                     line["alive"] = place <= m.advance and not (done and place > 1)
+    for name, withdrawn in m.players.items():
+        if withdrawn is not None and not tally[name]["rounds"]:
+            del tally[name]
     for line in tally.values():
         if m.format == "knockout" and line["reached"] < len(m.rounds):
             line["alive"] = False
@@ -259,7 +271,7 @@ class TournamentMachine(RuleBasedStateMachine):
         advance=st.sampled_from([1, 2, 3]),
         rounds=st.integers(1, 3),
         round_hands=st.integers(0, 3),
-        scale=st.sampled_from([(4, 2, 1, 0), (3, 1), (5, 3, 2, 1, 0), (1, 2)]),
+        scale=st.sampled_from([(4, 2, 1, 0), (3, 1), (5, 3, 2, 1, 0), (1, 2), (0, 0)]),
         reseat=st.sampled_from(["standing", "random"]),
         entry=st.sampled_from(["0", "5", "2.50"]),
         prizes=st.sampled_from([(100,), (60, 30, 10), (70, 30), (50, 40)]),
@@ -286,7 +298,7 @@ class TournamentMachine(RuleBasedStateMachine):
             refusal = "name_twice"
         elif advance == 3:
             refusal = "advance"
-        elif scale == (1, 2):
+        elif scale in ((1, 2), (0, 0)):
             refusal = "scale"
         elif sum(prizes) != 100:
             refusal = "prizes"
@@ -418,11 +430,11 @@ class TournamentMachine(RuleBasedStateMachine):
         closer = data.draw(st.sampled_from(still or t.names))
         points = {n: data.draw(st.integers(0, 25)) for n in still}
         points[closer] = data.draw(st.integers(1, 4))
-        refusal = None
-        if state.finished:
+        refusal = closed_to_writes(t)
+        if refusal:
+            pass
+        elif state.finished:
             refusal = "match_over"
-        elif t.closed:
-            refusal = "table_closed"
         elif t.limit is not None and len(t.hands) >= t.limit:
             refusal = "hand_limit"
         table = self.table_row(t)
@@ -442,7 +454,7 @@ class TournamentMachine(RuleBasedStateMachine):
         points: players go out fast), then a confirmation where one is due."""
         m = data.draw(st.sampled_from([m for m in self.tournaments if m.rounds]))
         for t in m.rounds[-1]:
-            while not played_out(t) and not t.closed:
+            while not played_out(t) and not closed_to_writes(t):
                 state, _ = match_of(t)
                 still = [n for n in t.names if n not in state.out]
                 closer = data.draw(st.sampled_from(still))
@@ -456,9 +468,10 @@ class TournamentMachine(RuleBasedStateMachine):
                 t.hands.append(points)
                 t.version += 1
                 t.played = True
-            if status_of(t)[0] in ("waiting", "disputed"):
-                places = status_of(t)[1]
-                self.attempt(lambda t=t: service.confirm_result(self.table_row(t), t.version, 0), None)
+            status, places = status_of(t)
+            if status == "waiting":
+                losers = [s for s, p in places if p > 1] or [0]
+                self.attempt(lambda t=t, by=losers[0]: service.confirm_result(self.table_row(t), t.version, by), None)
                 t.version += 1
                 t.results.append(("confirmed", places, t.version))
 
@@ -473,22 +486,15 @@ class TournamentMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: self.confirmed_tables())
     @rule(data=st.data())
-    def a_confirmed_table_takes_its_last_hand_back_and_plays_it_again(self, data):
-        """Found at a real table: after the confirmation somebody undoes the
-        last hand and enters it again; the old confirmation no longer holds."""
+    def a_confirmed_table_tries_to_take_its_last_hand_back(self, data):
+        """Found at a real table: after the confirmation somebody tapped
+        "Undo last", and a finished tournament was open again.  A confirmed
+        result is final: only the organizer changes it."""
         t = data.draw(st.sampled_from(self.confirmed_tables()))
+        self.attempt(lambda: undo_last(self.table_row(t), t.version), "result_final")
         last = t.hands[-1]
-        self.attempt(lambda: undo_last(self.table_row(t), t.version), None)
-        t.hands.pop()
-        t.version += 1
-        closer = next(n for n, p in last.items() if p == min(last.values()))
-        again = {n: p + data.draw(st.integers(0, 1)) if n != closer else p for n, p in last.items()}
-        typed = HandInput(
-            closer=t.names.index(closer), mode="points", points={t.names.index(n): p for n, p in again.items()}
-        )
-        self.attempt(lambda: store_hand(self.table_row(t), t.version, uuid.uuid4().hex, typed), None)
-        t.hands.append(again)
-        t.version += 1
+        typed = HandInput(closer=0, mode="points", points={t.names.index(n): p for n, p in last.items()})
+        self.attempt(lambda: store_hand(self.table_row(t), t.version, uuid.uuid4().hex, typed), "result_final")
 
     @precondition(lambda self: any(t.hands for m in self.tournaments for r in m.rounds for t in r))
     @rule(data=st.data())
@@ -497,7 +503,7 @@ class TournamentMachine(RuleBasedStateMachine):
         if not tables:
             return
         _tournament, t = data.draw(st.sampled_from(tables))
-        if self.attempt(lambda: undo_last(self.table_row(t), t.version), None):
+        if self.attempt(lambda: undo_last(self.table_row(t), t.version), closed_to_writes(t)):
             t.hands.pop()
             t.version += 1
 
@@ -507,13 +513,18 @@ class TournamentMachine(RuleBasedStateMachine):
         _tournament, t = self.current_table(data)
         version, stale = self.version(data, t.version)
         status, places = status_of(t)
+        winners = [t.names[s] for s, p in places if p == 1]
         refusal = None
         if status == "finished":
             refusal = "result_final"
+        elif confirm and status == "disputed":
+            refusal = "result_disputed"
         elif confirm and not played_out(t):
             refusal = "table_playing"
         elif not 0 <= seat < len(t.names):
             refusal = "unknown_player"
+        elif confirm and t.names[seat] in winners and len(winners) < len(t.names):
+            refusal = "confirm_by_winner"
         table = self.table_row(t)
         if confirm:
             call = lambda: service.confirm_result(table, version, seat)  # noqa: E731

@@ -126,19 +126,43 @@ def test_a_knockout_of_eight_seats_two_fours_then_a_final_of_two():
     refused(lambda: service.start_round(tournament, tournament.version), "tournament_over")
 
 
-def test_a_later_write_at_the_table_outdates_its_confirmation():
-    """Verification as at a bridge table: the confirmed result is the one
-    the table shows; an undo after it needs the table to confirm again."""
+def test_a_confirmed_result_is_final_at_the_table():
+    """Found at a real table: one tap on "Undo last" after the confirmation
+    opened a finished tournament again.  Verification as at a bridge table:
+    once a player who did not win confirms, the table takes no more writes;
+    only the organizer corrects it."""
     tournament = new()
     table = start(tournament).tables[0]
     win(table, table.names[0])
-    confirm(table)
+    refused(lambda: service.confirm_result(table, table.version, 0), "confirm_by_winner")
+    confirm(table, 1)
     assert service.table_status(table).status == "finished"
+    refused(lambda: undo_last(table, table.version), "result_final")
+    refused(lambda: reenter(table, table.version, uuid.uuid4().hex, 1), "result_final")
+    refused(
+        lambda: store_hand(table, table.version, uuid.uuid4().hex, HandInput(closer=0, mode="points", points={0: 1})),
+        "result_final",
+    )
+
+
+def test_a_table_that_fixes_a_disputed_hand_confirms_again():
+    """A dispute waits for the organizer, or for the table to correct the
+    hand: the confirmation from before the dispute (a stale page) is refused."""
+    tournament = new()
+    table = start(tournament).tables[0]
+    win(table, table.names[0])
+    seen = table.version
+    with transaction():
+        service.dispute_result(table, table.version, 3, "the last hand was 16")
+    refused(lambda: service.confirm_result(table, seen, 1), "result_disputed")
+    refused(lambda: service.confirm_result(table, table.version, 1), "result_disputed")
     with transaction():
         undo_last(table, table.version)
     assert service.table_status(table).status == "playing"
-    win(table, table.names[0])  # one loser is left: they go out now
+    win(table, table.names[0])  # one loser was left: out now
     assert service.table_status(table).status == "waiting"
+    confirm(table, 2)
+    assert service.table_status(table).status == "finished"
 
 
 def test_a_disputed_table_waits_for_the_organizer_who_corrects_it_with_a_reason():
@@ -310,7 +334,7 @@ def test_bad_settings_are_refused_by_field_and_store_nothing(change, key):
 def test_too_few_or_repeated_players_are_refused():
     refused(lambda: new(names=["Ana", "Ben", "", " "]), "players_few")
     refused(lambda: new(names=["Ana", "Ben", "ANA"]), "name_twice")
-    refused(lambda: new(names=[f"P{i}" for i in range(129)]), "players_many")
+    refused(lambda: new(names=[f"P{i}" for i in range(321)]), "players_many")
 
 
 def test_reentries_at_a_tournament_table_follow_the_tournaments_rules():

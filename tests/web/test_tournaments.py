@@ -284,3 +284,50 @@ def test_a_tournament_in_a_group_counts_its_tables_there(client, app):
         t = tournament(app, token)
         assert t.group_id is not None
         assert all(table.group_id == t.group_id for table in t.played_rounds[0].tables)
+
+
+def test_an_unchanged_poll_answers_204_and_a_hand_at_a_table_changes_it(client, app):
+    token = create(client)
+    post(client, token, "/rounds")
+    html = client.get(f"/c/{token}/wall").get_data(as_text=True)
+    since = re.search(r"since=([0-9.]+)", html).group(1)
+    assert client.get(f"/c/{token}/wall?since={since}").status_code == 204
+    enter_points(client, table_links(client, token)[0], 0, {0: 1, 1: 10, 2: 10, 3: 10})
+    response = client.get(f"/c/{token}/wall?since={since}")
+    assert response.status_code == 200 and "1 hand" in response.get_data(as_text=True)
+
+
+def test_a_played_out_table_announces_no_next_hand_and_offers_no_undo_once_confirmed(client, app):
+    token = create(client)
+    post(client, token, "/rounds")
+    link = table_links(client, token)[0]
+    win_at(client, link)
+    page = client.get(f"/t/{link}").get_data(as_text=True)
+    assert "deals" not in page.split('id="board"')[1].split("<ul")[0]
+    assert confirm_at(client, link, 0).status_code == 400  # seat 0 won: somebody else confirms
+    assert confirm_at(client, link, 1).status_code == 303
+    page = client.get(f"/t/{link}").get_data(as_text=True)
+    assert "Undo last" not in page and "Confirm the result" not in page
+    response = client.post(f"/t/{link}/undo", data={"csrf_token": csrf(client), "version": "99"})
+    assert response.status_code == 303  # the table's undo route flashes its refusal
+    assert "This table&#39;s result is final already." in client.get(f"/t/{link}").get_data(as_text=True)
+
+
+def test_spanish_pages_write_shared_points_with_a_comma_and_offer_the_local_currency(client, app):
+    client.set_cookie("lang", "es_AR")
+    assert '<option value="ARS" selected' in client.get("/tournaments/new").get_data(as_text=True)
+    client.set_cookie("lang", "en")
+    token = create(client, format="points", rounds="1", round_hands="1")
+    post(client, token, "/rounds")
+    for link in table_links(client, token):
+        enter_points(client, link, 0, {0: 1, 1: 10, 2: 10, 3: 20})  # seats 1 and 2 share places 2 and 3
+    client.set_cookie("lang", "es")
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    assert '<td class="num">1,5</td>' in html
+    client.set_cookie("lang", "en")
+    assert '<td class="num">1.5</td>' in client.get(f"/c/{token}").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(client.get(f"/c/{token}/standings.csv").get_data().decode("utf-8-sig"))))
+    assert rows[0][2] == "Tournament points" and "1.5" in [r[2] for r in rows[1:9]]
+    knockout = create(client)
+    rows = list(csv.reader(io.StringIO(client.get(f"/c/{knockout}/standings.csv").get_data().decode("utf-8-sig"))))
+    assert "Tournament points" not in rows[0]
