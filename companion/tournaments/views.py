@@ -112,6 +112,8 @@ def new():
 # -- the pages -------------------------------------------------------------------------------------
 def _context(token: str, view: Overview | None = None, **extra) -> dict:
     tournament = g.tournament
+    # Read before the tables: a write landing in between makes the next poll draw again, never miss it.
+    since = fingerprint(tournament)
     view = view or overview(tournament)
     seating = None
     problem = None
@@ -130,7 +132,7 @@ def _context(token: str, view: Overview | None = None, **extra) -> dict:
         "seating_problem": problem,
         "time_left": left,
         "table_token": table_token,
-        "since": fingerprint(tournament),
+        "since": since,
         **extra,
     }
 
@@ -158,8 +160,7 @@ def wall(token: str):
 @bp.get("/c/<token>/seating")
 def seating(token: str):
     """Every round's seating, printable: the tables, and a line per player."""
-    view = overview(g.tournament)
-    return render_template("tournaments/seating.html", **_context(token, view))
+    return render_template("tournaments/seating.html", **_context(token))
 
 
 @bp.get("/c/<token>/tables/<int:table_id>/qr.svg")
