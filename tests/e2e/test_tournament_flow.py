@@ -126,21 +126,15 @@ def many_tables(base: str, players: int = 128) -> str:
             )
         with transaction():
             service.start_round(cup, cup.version)
-        for table in cup.played_rounds[0].tables[:20]:
-            with transaction():
-                store_hand(
-                    table,
-                    table.version,
-                    uuid.uuid4().hex,
-                    HandInput(closer=0, mode="points", points={0: 1, 1: 10, 2: 20, 3: 30}),
-                )
-        token = cup.watch_token
+        token, links = cup.watch_token, [t.player_token for t in cup.played_rounds[0].tables]
         db.session.remove()
-    return token
+    for link in links[:20]:
+        store_points(app, link, 0, {0: 1, 1: 10, 2: 20, 3: 30})
+    return token, links
 
 
 def test_the_wall_shows_32_tables_without_scrolling_and_follows_a_new_hand(browser: Browser, live_server: str):
-    token = many_tables(live_server)
+    token, links = many_tables(live_server)
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="es-ES")
     wall = context.new_page()
     wall.goto(f"{live_server}/c/{token}/wall")
@@ -152,17 +146,6 @@ def test_the_wall_shows_32_tables_without_scrolling_and_follows_a_new_hand(brows
     assert max(boxes) <= 1080
     shot(wall, "wall-32")
     # A table's hand reaches the wall within 2 s, without touching it.
-    app = LIVE_APPS[live_server]
-    with app.app_context():
-        cup = db.session.scalar(select(Tournament).where(Tournament.watch_token == token))
-        table = cup.played_rounds[0].tables[31]
-        with transaction():
-            store_hand(
-                table,
-                table.version,
-                uuid.uuid4().hex,
-                HandInput(closer=0, mode="points", points={0: 1, 1: 10, 2: 20, 3: 30}),
-            )
-        db.session.remove()
+    store_points(LIVE_APPS[live_server], links[31], 0, {0: 1, 1: 10, 2: 20, 3: 30})
     expect(wall.locator(".w-table").nth(31)).to_contain_text("1 mano", timeout=2500)  # the page speaks Spanish
     context.close()
