@@ -9,6 +9,8 @@ the active hands with the rules engine (``companion.rules.replay_match``).
 
 from __future__ import annotations
 
+import functools
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +23,17 @@ from .rules import Rules, get_rules
 
 def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rules_of(preset: str, options: str) -> Rules:
+    """A table's rules, made once per preset and options (``Rules`` is frozen):
+    a tournament's dashboard replays 64 tables of the same rules."""
+    return get_rules(preset, **json.loads(options))
+
+
+def rules_of(preset: str, overrides: dict[str, Any]) -> Rules:
+    return _rules_of(preset, json.dumps(overrides, sort_keys=True))
 
 
 class GameTable(db.Model):
@@ -84,7 +97,7 @@ class GameTable(db.Model):
 
     @property
     def rules(self) -> Rules:
-        return get_rules(self.preset, **self.overrides)
+        return rules_of(self.preset, self.overrides)
 
     @property
     def names(self) -> list[str]:
@@ -254,7 +267,7 @@ class Group(db.Model):
 
     @property
     def rules(self) -> Rules:
-        return get_rules(self.preset, **self.overrides)
+        return rules_of(self.preset, self.overrides)
 
     @property
     def names(self) -> list[str]:
@@ -377,7 +390,7 @@ class Tournament(db.Model):
 
     @property
     def rules(self) -> Rules:
-        return get_rules(self.preset, **self.overrides)
+        return rules_of(self.preset, self.overrides)
 
     @property
     def played_rounds(self) -> list[TournamentRound]:

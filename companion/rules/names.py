@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 #: Unicode categories never meant to be seen: format characters (zero-width
@@ -36,6 +37,7 @@ def _joins_emoji(text: str, i: int) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_name(raw: str) -> str:
     """The name to store and show: NFC, invisible characters dropped (but
     the joiners of an emoji sequence kept), whitespace runs made one space,
@@ -55,6 +57,7 @@ def normalize_name(raw: str) -> str:
     return " ".join(visible.split())
 
 
+@functools.lru_cache(maxsize=4096)
 def name_key(raw: str) -> str:
     """What two names are compared by: the normal form, case-folded (then NFC
     again, since folding can decompose)."""
