@@ -123,7 +123,7 @@ class GroupSettingsForm(GroupForm):
             name = normalize_name(row.form.name.data or "")
             if name:
                 member_id = row.form.id.data or ""
-                kept.append((int(member_id) if member_id.isdigit() else -1, name))
+                kept.append((int(member_id) if member_id.isdecimal() else -1, name))
         return [*kept, *((None, n) for n in self.member_names())]
 
     def all_names(self) -> list[str]:

@@ -222,7 +222,7 @@ def referee_hand(
 def _count_problem(error: CountError, hands: list[list[str]], names: list[str]) -> str:
     """The engine's card-count refusal for ``hands[i]``, as what is still to tap."""
     index = error.field[len("hands[") : -1] if error.field.startswith("hands[") else ""
-    if not index.isdigit():
+    if not index.isdecimal():
         return error_text(error)
     i = int(index)
     if i == 0:
@@ -239,7 +239,7 @@ def layoffs():
     names, hands = _hands_from_table(choice) if choice.table is not None and request.args.get("hand") else (None, None)
     if hands is None:
         wanted = _last("n") or "3"
-        n = min(max(int(wanted) if wanted.isdigit() else 3, 2), rules.max_players)
+        n = min(max(int(wanted) if wanted.isdecimal() else 3, 2), rules.max_players)
         hands = [_cards(f"h{i}", rules) for i in range(n)]
         names = [_("Closer")] + [_("Player %(n)s", n=i + 1) for i in range(1, n)]
     n = len(hands)
@@ -247,7 +247,7 @@ def layoffs():
     tabs = [Tab(str(i), f"h{i}", names[i], hands[i], 8, marks[i], advance=7 if i else 8) for i in range(n)]
     view = GridView(rules, tabs, request.args.get("active") or "0", choice.style, players=n)
     first_round = _flag("first_round")
-    choices = {i: int(_last(f"c{i}") or 0) for i in range(n) if (_last(f"c{i}") or "").isdigit()}
+    choices = {i: int(_last(f"c{i}") or 0) for i in range(n) if (_last(f"c{i}") or "").isdecimal()}
     result = referee_hand(choice, hands, names, first_round, choices)
     return _answer(
         "referee/layoffs.html",

@@ -162,7 +162,7 @@ def parse_card(token: object, deck: Deck | None = SPANISH40, field: str = "card"
             token=token.strip(),
         )
     rank_text = match.group(1)
-    rank = int(rank_text) if rank_text.isdigit() else (deck or SPANISH40).courts[_LETTER_COURT[rank_text]]
+    rank = int(rank_text) if rank_text.isdecimal() else (deck or SPANISH40).courts[_LETTER_COURT[rank_text]]
     if deck is None:
         if not 1 <= rank <= 13:
             raise CardError(f"'{token.strip()}' is not a card: there is no rank {rank}.", field, token=token.strip())

@@ -501,7 +501,7 @@ def _seat_field(field_path: str, seats: Sequence[int]) -> str:
     """``hands[i][j]`` from the engine → ``hands[seat][j]`` for the form."""
     if field_path.startswith("hands[") and "]" in field_path:
         index, rest = field_path[6:].split("]", 1)
-        if index.isdigit() and int(index) < len(seats):
+        if index.isdecimal() and int(index) < len(seats):
             return f"hands[{seats[int(index)]}]{rest}"
     return field_path
 

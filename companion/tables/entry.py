@@ -173,7 +173,7 @@ def count_problem(error: CountError, state: EntryState, standing: Standing) -> C
     """The engine's card-count refusal for ``hands[seat]``, worded for the form."""
     names = standing.table.names
     seat = error.field[len("hands[") :].split("]")[0]
-    if not seat.isdigit():
+    if not seat.isdecimal():
         return ChinchonError(error_text(error), error.field)
     seat_ = int(seat)
     count = len(state.hands.get(seat_, []))
@@ -269,7 +269,7 @@ def judge(state: EntryState, standing: Standing, data: HandInput) -> Judged | No
                 result = settle_hand(hands, rules, 0, data.first_round, choices=choices)
         except CountError as error:
             index = error.field[len("hands[") :].split("]")[0] if error.field.startswith("hands[") else "0"
-            seat = carded[int(index)] if index.isdigit() and int(index) < len(carded) else state.closer
+            seat = carded[int(index)] if index.isdecimal() and int(index) < len(carded) else state.closer
             raise count_problem(error.at(f"hands[{seat}]"), state, standing) from None
         order = carded
     if result.results is None:

@@ -281,3 +281,11 @@ def odds_rows_text(response):
 def test_garbage_on_the_seen_tab_is_named_beside_the_verdict(client, seen, message):
     page = text(close(client, decks="1", cards="2o 3o 4o 5o 6o 1c 2e 12b", seen=seen))
     assert "No, this cannot close." in page and message in page and "Your odds" not in page
+
+
+@pytest.mark.parametrize("query", ["n=%C2%B2", "n=3&c%C2%B2=1", "n=3&c1=%C2%B3", "n=%E2%91%A2"])
+def test_a_digit_python_cannot_read_as_a_number_is_no_count(client, query):
+    """Found by the fuzzer: "²" is a digit to ``str.isdigit`` but not to
+    ``int``, and the lay-offs page answered 500.  Only decimal digits count."""
+    response = client.get(f"/referee/layoffs?{query}")
+    assert response.status_code == 200
