@@ -3,7 +3,9 @@
 #   1. everything but the browser tests on SQLite, one pytest-xdist worker per
 #      core; each worker's databases are SQLite files in its own tmp dir;
 #   2. the browser tests (tests/e2e), two workers: each runs its own live
-#      server (a free port, its own SQLite file) and its own Chromium;
+#      server (a free port, its own SQLite file) and its own Chromium; one
+#      test at a time goes to whichever worker is free, the longest first
+#      (tests/e2e/conftest.py, LONGEST_FIRST);
 #   3. on PostgreSQL, only the tests marked ``postgres`` (tests/conftest.py,
 #      POSTGRES_TESTS says which and why: where the two databases differ),
 #      one worker per core, each with its own database (companion_gw0, ...).
@@ -12,6 +14,11 @@
 # SKIP_POSTGRES=1 leaves step 3 out; PYTEST_WORKERS and E2E_WORKERS set the workers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Let pytest keep what it compiles in __pycache__: it rewrites the asserts of
+# every test module and of its plugins' packages (schemathesis, hypothesis:
+# some 440 modules, 10 s per process), and each step's processes would do it
+# again when PYTHONDONTWRITEBYTECODE is set, as it is on some machines.
+unset PYTHONDONTWRITEBYTECODE
 BIN=.venv/bin
 PYTEST=("$BIN/pytest" -q -p no:cacheprovider)
 WORKERS=${PYTEST_WORKERS:-auto}
@@ -53,7 +60,8 @@ if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
 fi
 
 step "1. SQLite: engine, bots, services, web" "${PYTEST[@]}" -n "$WORKERS" --dist worksteal -m "not e2e"
-step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" --durations=15 -m e2e tests/e2e
+step "2. SQLite: browser tests (Chromium)" "${PYTEST[@]}" -n "$E2E_WORKERS" --dist load --maxschedchunk 1 \
+  --durations=15 -m e2e tests/e2e
 
 if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
   # Started in the background; started again (a no-op when it runs) in case

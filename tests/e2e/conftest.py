@@ -23,6 +23,25 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.e2e
 #: base URL → the app behind it, for tests that check what the server holds.
 LIVE_APPS: dict = {}
+#: The longest browser tests (20–60 s each on two cores), longest first: they
+#: start first, so that no worker is left running one of them alone at the end
+#: (scripts/run-tests.sh hands out one test at a time: ``--dist load
+#: --maxschedchunk 1``).  The other tests follow in their usual order.
+LONGEST_FIRST = (
+    "test_tapped_hand.py::test_hand_entry_saves_the_tapped_cards",
+    "test_play_match.py::test_a_whole_match_on_three_phones",
+    "test_tapped_hand.py::test_layoff_referee_judges_the_tapped_cards",
+    "test_tournament_flow.py::test_a_tournament_in_the_app_on_one_phone_per_table",
+    "test_groups_flow.py::test_a_group_evening",
+    "test_table_flow.py::test_a_four_player_evening",
+    "test_tapped_hand.py::test_close_checker_judges_the_tapped_cards",
+    "test_offline.py::test_an_evening_without_signal",
+    "test_play_flow.py::test_a_hand_on_two_devices_never_shows_the_other_hand",
+    "test_accessibility.py::test_main_pages_have_no_serious_violations",
+    "test_tapped_hand.py::test_hand_entry_and_layoff_referee_without_javascript",
+    "test_groups_accessibility.py::test_group_pages_have_no_serious_violations",
+    "test_offline.py::test_the_worker_fetches_hand_entry_once_per_version_of_the_table",
+)
 
 
 def pytest_collection_modifyitems(items):
@@ -31,6 +50,8 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
             if not os.path.exists(CHROMIUM):
                 item.add_marker(pytest.mark.skip(reason="Debian's chromium is not installed (make test installs it)"))
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(f"{item.path.name}::{item.originalname}", len(rank)))
 
 
 @pytest.fixture(scope="session")
@@ -49,23 +70,37 @@ def browser_type_launch_args():
 
 @pytest.fixture(scope="session")
 def browser_context_args():
-    return {"viewport": {"width": 390, "height": 844}, "locale": "en-US", "device_scale_factor": 1}
+    """A phone set to reduce motion: the pages are the same without their
+    entrances (a move's highlight, a card drawn rising into the hand), which
+    a browser without a GPU paints frame by frame, and a tap on a moving card
+    waits until it stands still."""
+    return {
+        "viewport": {"width": 390, "height": 844},
+        "locale": "en-US",
+        "device_scale_factor": 1,
+        "reduced_motion": "reduce",
+    }
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    """The app on a free local port with its own SQLite database."""
-    seed = os.environ.get("CHINCHON_PLAY_SEED", "e2e")  # digital deals replayable in browser tests
+def live_server(request, sqlite_schema, compiled_templates, tmp_path):
+    """The app on a free local port with its own SQLite database (a copy of
+    the empty schema) and the worker's compiled templates (tests/conftest.py).
+    Digital deals are replayable: seeded by the test's ``play_seed`` marker,
+    else ``CHINCHON_PLAY_SEED``, else "e2e"."""
+    marker = request.node.get_closest_marker("play_seed")
+    seed = marker.args[0] if marker else os.environ.get("CHINCHON_PLAY_SEED", "e2e")
+    database = tmp_path / "e2e.sqlite"
+    shutil.copyfile(sqlite_schema, database)
     app = create_app(
         {
             "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
             "SECRET_KEY": "e2e",
             "PLAY_SEED": seed,
         }
     )
-    with app.app_context():
-        db.create_all()
+    app.jinja_env.bytecode_cache = compiled_templates
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -16,6 +16,7 @@ from companion.services.scoreboard import create_table
 from companion.services.unit import transaction
 
 from .conftest import LIVE_APPS
+from .handpage import Taps
 
 # The German seed plus Dani; the closer shows 7 cards (12e went face down).
 SHOWN = {
@@ -27,17 +28,20 @@ SHOWN = {
 POINTS = [3, 13, 46, 12]
 
 
-class Counter:
+class Counter(Taps):
+    """Taps at table speed (:class:`~.handpage.Taps`), counted, and the requests the page sends."""
+
     def __init__(self, page: Page, rng: random.Random) -> None:
-        self.page, self.rng, self.taps, self.requests = page, rng, 0, []
+        super().__init__(page, rng)
+        self.taps, self.requests = 0, []
         page.on("request", lambda r: self.requests.append(r) if "/static/" not in r.url else None)
 
     def tap(self, selector: str) -> None:
-        self.page.locator(selector).first.click()
+        super().tap(selector)
         self.taps += 1
-        self.page.wait_for_timeout(self.rng.randint(40, 250))
 
     def type(self, selector: str, text: str) -> None:
+        self.pause()
         self.page.locator(selector).click()
         self.taps += 1
         self.page.keyboard.type(text, delay=60)

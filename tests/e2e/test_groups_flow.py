@@ -8,6 +8,7 @@ import os
 import re
 from decimal import Decimal
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
@@ -150,6 +151,7 @@ def euros(cents: int) -> str:
     return f"€{cents // 100}.{cents % 100:02d}"
 
 
+@pytest.mark.play_seed("e2e-19")  # the digital match: two hands, 8 turns of Ana's
 def test_a_group_evening(page: Page, live_server: str):
     # The group: four friends, 50 cents a match, short matches to 30.
     page.goto(live_server + "/")

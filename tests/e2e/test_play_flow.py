@@ -44,6 +44,7 @@ def take_turn(page: Page) -> None:
         page.get_by_role("button", name="Throw", exact=True).click()
 
 
+@pytest.mark.play_seed("e2e-21")  # Ana plays 4 turns, then Robo closes
 def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
     create(page, live_server, [("Ana", "human"), ("Robo", "good")], "hotseat")
     for _ in range(150):
@@ -62,15 +63,17 @@ def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_a_hand_on_two_devices_never_shows_the_other_hand(browser: Browser, page: Page, live_server: str):
+@pytest.mark.play_seed("e2e-15")  # Ana plays 3 turns and Ben 4, then Robo closes
+def test_a_hand_on_two_devices_never_shows_the_other_hand(
+    browser: Browser, browser_context_args, page: Page, live_server: str
+):
     create(page, live_server, [("Ana", "human"), ("Ben", "human"), ("Robo", "good")], "devices", preset="fournier")
     app = LIVE_APPS[live_server]
     with app.app_context():
         links = {p.name: p.seat_token for p in db.session.query(Player).filter(Player.seat_token.isnot(None))}
     phones = {}
     for name in ("Ana", "Ben"):
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
-        phones[name] = context.new_page()
+        phones[name] = browser.new_context(**browser_context_args).new_page()
         phones[name].goto(f"{live_server}/s/{links[name]}")
     for _ in range(80):
         game, seats = server_game(live_server)
@@ -87,9 +90,7 @@ def test_a_hand_on_two_devices_never_shows_the_other_hand(browser: Browser, page
                         assert f'value="{card}"' not in html, (name, card)
         mover = ("Ana", "Ben", "Robo")[seats[game.turn]]
         if mover != "Robo":
-            phone = phones[mover]
-            phone.reload()
-            take_turn(phone)
+            take_turn(phones[mover])  # its page was just reloaded and checked
     assert server_game(live_server)[0].phase == "over"
     for phone in phones.values():
         phone.reload()
@@ -170,7 +171,9 @@ def test_the_owner_voids_a_hand_after_a_confirmation(page: Page, live_server: st
     page.get_by_role("link", name=re.compile("^Nobody closing\\? Void this hand")).click()
     confirm = page.locator(".void-confirm")
     expect(confirm).to_contain_text("Nobody scores this hand.")
-    page.wait_for_timeout(2500)  # polls in between: the confirmation stays
+    for _ in range(2):  # polls in between (one a second): the confirmation stays
+        with page.expect_response(re.compile(r"/play/poll\?")):
+            pass
     expect(confirm).to_be_visible()
     with page.expect_navigation():
         confirm.get_by_role("button", name="Void this hand").click()

@@ -47,8 +47,8 @@ def no_secrets(html: str, game: HandGame, me: int) -> None:
 
 def shot(page: Page, name: str) -> None:
     SCREENS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(1300)  # let the last-move highlight settle
-    page.screenshot(path=str(SCREENS / f"play-{name}.png"))
+    # As the page settles: any animation left (the last move's highlight) is run to its end.
+    page.screenshot(path=str(SCREENS / f"play-{name}.png"), animations="disabled")
 
 
 def play_turn(phone: Page) -> None:
@@ -69,7 +69,7 @@ def play_turn(phone: Page) -> None:
         button.click()
 
 
-def test_a_whole_match_on_three_phones(browser: Browser, page: Page, live_server: str):
+def test_a_whole_match_on_three_phones(browser: Browser, browser_context_args, page: Page, live_server: str):
     page.goto(live_server + "/play/new")
     for i, (name, kind) in enumerate([("Ana", "human"), ("Ben", "human"), ("Robo", "good")]):
         page.fill(f"#players-{i}", name)
@@ -90,8 +90,7 @@ def test_a_whole_match_on_three_phones(browser: Browser, page: Page, live_server
 
     phones: dict[str, Page] = {}
     for name in ("Ana", "Ben"):
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
-        phones[name] = context.new_page()
+        phones[name] = browser.new_context(**browser_context_args).new_page()
         phones[name].goto(links[name])
 
     outcomes: list[str] = []

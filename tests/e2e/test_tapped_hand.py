@@ -1,11 +1,11 @@
 """What you tap is what is judged (issue 12), in Chromium at 390×844.
 
-Random hands are tapped at table speed (40–250 ms between taps, seeded) on
-the close checker, the lay-off referee and hand entry.  For each hand the
-cards shown selected, the cards the form or URL carries, the verdict shown,
-the points saved and the engine's verdict for exactly the tapped cards must
-all agree.  Before the fix htmx sent the tapped card's ``tap=`` value and the
-server toggled that card a second time, so the verdict judged one card less.
+Random hands are tapped at table speed (40–250 ms from one tap to the next,
+seeded) on the close checker, the lay-off referee and hand entry.  For each
+hand the cards shown selected, the cards the form or URL carries, the verdict
+shown, the points saved and the engine's verdict for exactly the tapped cards
+must all agree.  Before the fix htmx sent the tapped card's ``tap=`` value and
+the server toggled that card a second time, so the verdict judged one card less.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from companion.services.scoreboard import create_table
 from companion.services.unit import transaction
 
 from .conftest import LIVE_APPS
-from .handpage import choose_closer
+from .handpage import Taps, choose_closer
 
 SEED = int(os.environ.get("TAPPED_HAND_SEED", "12"))
 #: 30 hands in all: 12 close checks, 9 lay-off referees, 9 hands entered.
@@ -98,12 +98,10 @@ def active_tab(page: Page) -> str | None:
     )
 
 
-def tap(page: Page, rng: random.Random, tab: str, card: Card) -> None:
-    if active_tab(page) != tab:
-        page.locator(f"[data-tab='{tab}']:visible").first.click()
-        page.wait_for_timeout(rng.randint(40, 250))
-    page.locator(f"[data-card='{card}']:visible").first.click()
-    page.wait_for_timeout(rng.randint(40, 250))
+def tap(taps: Taps, tab: str, card: Card) -> None:
+    if active_tab(taps.page) != tab:
+        taps.tap(f"[data-tab='{tab}']:visible")
+    taps.tap(f"[data-card='{card}']:visible")
 
 
 def settle(page: Page, js: bool = True) -> None:
@@ -135,11 +133,11 @@ def table_of(live_server: str, token: str, fn):
 
 
 # -- the tests ---------------------------------------------------------------------------
-def check_close_page(page: Page, rng: random.Random, js: bool = True) -> None:
-    hand = deal(rng, 1)[0]
+def check_close_page(page: Page, taps: Taps, js: bool = True) -> None:
+    hand = deal(taps.rng, 1)[0]
     page.goto(page.url.split("?")[0] if "/referee/close" in page.url else page.url)
     for card in hand:
-        tap(page, rng, "h", card)
+        tap(taps, "h", card)
     settle(page, js)
     expected = check_close(hand, CLASSIC)
     assert page.evaluate(SELECTED_JS) == tokens(hand)
@@ -167,21 +165,22 @@ def check_close_page(page: Page, rng: random.Random, js: bool = True) -> None:
 
 
 def test_close_checker_judges_the_tapped_cards(page: Page, live_server: str):
-    rng = random.Random(SEED)
+    taps = Taps(page, random.Random(SEED))
     page.goto(live_server + "/referee/close")
     for _ in range(COUNTS["close"]):
-        check_close_page(page, rng)
+        check_close_page(page, taps)
 
 
 def test_layoff_referee_judges_the_tapped_cards(page: Page, live_server: str):
     rng = random.Random(SEED + 1)
+    taps = Taps(page, rng)
     for _ in range(COUNTS["layoffs"]):
         players = rng.choice((2, 3, 4))
         hands = deal(rng, players)
         page.goto(f"{live_server}/referee/layoffs?n={players}")
         for i, hand in enumerate(hands):
             for card in hand:
-                tap(page, rng, str(i), card)
+                tap(taps, str(i), card)
         settle(page)
         for i, hand in enumerate(hands):
             page.locator(f"[data-tab='{i}']:visible").first.click()
@@ -198,6 +197,7 @@ def test_layoff_referee_judges_the_tapped_cards(page: Page, live_server: str):
 
 def test_hand_entry_saves_the_tapped_cards(page: Page, live_server: str):
     rng = random.Random(SEED + 2)
+    taps = Taps(page, rng)
     names = ["Ana", "Ben", "Carla", "Dani"]
     app = LIVE_APPS[live_server]
     with app.app_context(), transaction():
@@ -215,7 +215,7 @@ def test_hand_entry_saves_the_tapped_cards(page: Page, live_server: str):
         choose_closer(page, closer)
         for seat in order:
             for card in by_seat[seat]:
-                tap(page, rng, str(seat), card)
+                tap(taps, str(seat), card)
         settle(page)
         for seat in order:
             page.locator(f"[data-tab='{seat}']:visible").first.click()
@@ -258,22 +258,23 @@ def no_js_page(browser, browser_context_args):
 
 
 def test_close_checker_without_javascript(no_js_page: Page, live_server: str):
-    rng = random.Random(SEED + 3)
+    taps = Taps(no_js_page, random.Random(SEED + 3))
     no_js_page.goto(live_server + "/referee/close")
     for _ in range(3):
-        check_close_page(no_js_page, rng, js=False)
+        check_close_page(no_js_page, taps, js=False)
 
 
 def test_hand_entry_and_layoff_referee_without_javascript(no_js_page: Page, live_server: str):
     """The same checkboxes post the same hand when no script runs."""
     page = no_js_page
     rng = random.Random(SEED + 4)
+    taps = Taps(page, rng)
     for _ in range(2):
         hands = deal(rng, 3)
         page.goto(f"{live_server}/referee/layoffs?n=3")
         for i, hand in enumerate(hands):
             for card in hand:
-                tap(page, rng, str(i), card)
+                tap(taps, str(i), card)
         settle(page, js=False)
         for i, hand in enumerate(hands):
             assert url_cards(page, f"h{i}") == tokens(hand)
@@ -297,7 +298,7 @@ def test_hand_entry_and_layoff_referee_without_javascript(no_js_page: Page, live
         page.goto(f"{live_server}/t/{token}/hands/new?closer=0")
         for seat, hand in enumerate(dealt):
             for card in hand:
-                tap(page, rng, str(seat), card)
+                tap(taps, str(seat), card)
         page.get_by_role("button", name=re.compile("Save hand")).click()
         expect(page.locator(".flash")).to_contain_text("saved")
         entries = table_of(
