@@ -31,6 +31,15 @@ services; then every phone, all from 127.0.0.1, does what its page does:
 - TV screens (``--screens``) show a table's read-only link, the next table
   every 30 s.
 
+``--tournament``: the physical tables are round 1 of a club tournament
+(rounds on points, the whole match at each table), seated by the app: every
+phone of a table has its player link, as the organizer hands it out; the
+screens show the tournament's wall instead, polling it every 2 s as the page
+does (``?since=``: 204 while no table changed); and one more phone, the
+organizer's, follows the dashboard every 5 s.  Wall and dashboard polls are
+in the poll target; each full wall and dashboard must answer within 100 ms at
+p95 as well.
+
 The phones' arrival (first pages, static files, the service worker's copies)
 is summed up on one line; then, for the evening, n, requests/s, p50/p95/p99
 and the bytes of each kind of request; the targets (no error; no 429, since
@@ -91,6 +100,7 @@ ARRIVAL = 5.0  # seconds after the last phone's first page before the evening's 
 HEADERS = {"Accept-Language": "en", "User-Agent": "Mozilla/5.0 (Linux; Android 14) club-night bench"}
 FIELD = re.compile(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)"')
 BOARD_POLL = re.compile(r'id="board" hx-get="([^"]+)"')
+WALL_POLL = re.compile(r'id="wall"[^>]* hx-get="([^"]+)"')
 SEAT_POLL = re.compile(r'<section id="board"[^>]* hx-get="([^"]+)"')
 TOTALS = re.compile(r'<span class="total">(-?\d+)</span>')
 DELAY = re.compile(r"delay:(\d+)(ms|s)")
@@ -147,6 +157,9 @@ class Night:
     wire: Counter = field(default_factory=Counter)  # bytes on the wire by row (compressed or not)
     ready: int = 0  # phones whose first page is in
     ids: dict[str, itertools.count] = field(default_factory=dict)
+    #: --tournament: the organizer's link and the read-only one (the wall)
+    organizer: str = ""
+    watch: str = ""
 
     def physical(self) -> list[Table]:
         return [t for t in self.tables if t.kind == "physical"]
@@ -469,6 +482,51 @@ class Screen(Board):
             self.poll()
 
 
+class Wall(Board):
+    """A TV on the wall showing the tournament (--tournament): all its tables and the standings."""
+
+    fixed_count = 0
+
+    def on_start(self) -> None:
+        self.open(f"/c/{NIGHT.watch}/wall")
+        NIGHT.ready += 1
+
+    def show(self, page: str, url: str) -> None:
+        self.board = url
+        found = WALL_POLL.search(page)
+        self.poll_url = html.unescape(found[1]) if found else url
+
+    def poll(self) -> None:
+        r = self.call("poll wall", "GET", self.poll_url, ok=(200, 204), split=True)
+        if r.status_code == 200:
+            self.show(r.text, self.board)
+
+    @task
+    def evening(self) -> None:
+        self.poll()
+
+
+class Organizer(Board):
+    """The organizer's phone on the tournament's dashboard (--tournament), polled every 5 s."""
+
+    fixed_count = 0
+    wait_time = constant_pacing(5)  # hx-trigger="every 5s"
+
+    def on_start(self) -> None:
+        self.open(f"/c/{NIGHT.organizer}")
+        NIGHT.ready += 1
+
+    def poll(self) -> None:
+        r = self.call("poll dashboard", "GET", self.poll_url, ok=(200, 204), split=True)
+        if r.status_code == 200:
+            found = BOARD_POLL.search(r.text)
+            self.poll_url = html.unescape(found[1]) if found else self.poll_url
+
+    @task
+    def evening(self) -> None:
+        self.poll()
+
+
 class Person(Phone):
     """The person at a digital table, on their seat link, against three computers."""
 
@@ -564,11 +622,14 @@ def postgres(url: str) -> str:
     return url.rsplit("/", 1)[0] + "/companion_club"
 
 
-def set_tables(env: dict[str, str], physical: int, digital: int) -> list[Table]:
-    """The club's tables, made before the evening through the services (as the forms would)."""
+def set_tables(env: dict[str, str], physical: int, digital: int, tournament: bool = False) -> list[Table]:
+    """The club's tables, made before the evening through the services (as
+    the forms would); with ``tournament``, the physical ones as round 1 of a
+    tournament (its links go into NIGHT once it exists)."""
     os.environ.update(env)
     from companion import create_app
     from companion.extensions import db
+    from companion.services import tournaments
     from companion.services.play import Pace, create_digital_table
     from companion.services.scoreboard import create_table
     from companion.services.unit import transaction
@@ -577,8 +638,23 @@ def set_tables(env: dict[str, str], physical: int, digital: int) -> list[Table]:
     options = {"preset": "classic", "overrides": {"decks": 1, "target": RULES.target}, "first_dealer": 0}
     made = []
     with app.app_context():
+        if tournament and physical:
+            with transaction():
+                cup = tournaments.create_tournament(
+                    name="Club night",
+                    players=[f"{name} {i + 1}" for i in range(physical) for name in PLAYERS],
+                    preset="classic",
+                    overrides=options["overrides"],
+                    settings=tournaments.Settings(format="points", rounds=1),
+                    seed=1,
+                )
+            with transaction():
+                seated = tournaments.start_round(cup, cup.version)
+            assert [len(t.players) for t in seated.tables] == [4] * physical
+            made += [(i, "physical", t) for i, t in enumerate(seated.tables)]
+            TOURNAMENT_LINKS[:] = [cup.owner_token, cup.watch_token]
         with transaction():
-            for i in range(physical):
+            for i in range(0 if tournament else physical):
                 t = create_table(name=f"Table {i + 1}", players=PLAYERS, suit_style="spanish", **options)
                 made.append((i, "physical", t))
             for i in range(physical, physical + digital):
@@ -593,14 +669,24 @@ def set_tables(env: dict[str, str], physical: int, digital: int) -> list[Table]:
                     **options,
                 )
                 made.append((i, "digital", t))
+        # A tournament table's phones all have its player link (the organizer keeps the owner's).
         tables = [
-            Table(i, kind, t.owner_token, t.player_token, t.watch_token, t.players[0].seat_token or "")
+            Table(
+                i,
+                kind,
+                t.player_token if t.round_id else t.owner_token,
+                t.player_token,
+                t.watch_token,
+                t.players[0].seat_token or "",
+            )
             for i, kind, t in made
         ]
         db.engine.dispose()
     return tables
 
 
+#: --tournament: the organizer's link and the wall's, once set_tables has made them.
+TOURNAMENT_LINKS: list[str] = []
 #: The README's recipe for 2 cores; CLUB_GUNICORN="-w 4 -k gthread --threads 4 --keep-alive 30" tries another.
 GUNICORN = "-w 8 -k gthread --threads 2 --keep-alive 30"
 
@@ -677,7 +763,7 @@ def ms(entry: StatsEntry, q: float) -> int:
     return entry.get_response_time_percentile(q) if entry.num_requests else 0
 
 
-def combined(env: Environment, name: str, prefix: str) -> StatsEntry:
+def combined(env: Environment, name: str, prefix: str | tuple[str, ...]) -> StatsEntry:
     total = StatsEntry(env.stats, name, "")
     for entry in env.stats.entries.values():
         if entry.name.startswith(prefix) and not entry.name.endswith("· 429"):
@@ -755,15 +841,20 @@ class Evening:
 def report(env: Environment, args, arrival: Arrival, evening: Evening, problems: list[str], counts) -> bool:
     stats, elapsed = env.stats, evening.seconds
     rows = sorted(stats.entries.values(), key=lambda e: e.name)
-    polls = combined(env, "all scoreboard polls", "poll scoreboard")
+    polls = combined(env, "all scoreboard polls", ("poll scoreboard", "poll wall", "poll dashboard"))
     seat_polls = combined(env, "all seat polls", "poll seat")
     saves = stats.entries.get(("save hand", "POST"))
     errors = stats.total.num_failures + arrival.total.num_failures
     limited = sum(NIGHT.limited.values())
     physical, digital = len(NIGHT.physical()), len(NIGHT.digital())
+    screens = (
+        f"{args.screens} TV screens on the tournament's wall + the organizer's dashboard"
+        if NIGHT.watch
+        else (f"{args.screens} TV screens")
+    )
     print(
-        f"\n== Club night: {physical} tables × 4 phones, {digital} digital (1 person + 3 computers), "
-        f"{args.screens} TV screens; a hand every ~{args.hand_every:g} s per table =="
+        f"\n== Club night: {physical} {'tournament ' if NIGHT.watch else ''}tables × 4 phones, {digital} digital "
+        f"(1 person + 3 computers), {screens}; a hand every ~{args.hand_every:g} s per table =="
     )
     database = "SQLite (WAL)" if args.sqlite else "PostgreSQL"
     print(
@@ -780,7 +871,9 @@ def report(env: Environment, args, arrival: Arrival, evening: Evening, problems:
         f"{'KB':>7} {'wire KB':>7} {'errors':>6}"
     )
     wire = {e.name: NIGHT.wire[e.name] for e in rows}
-    wire[polls.name] = sum(v for k, v in wire.items() if k.startswith("poll scoreboard"))
+    wire[polls.name] = sum(
+        v for k, v in wire.items() if k.startswith(("poll scoreboard", "poll wall", "poll dashboard"))
+    )
     wire[seat_polls.name] = sum(v for k, v in wire.items() if k.startswith("poll seat"))
     wire[stats.total.name] = sum(NIGHT.wire.values())
     for e in [*rows, polls, seat_polls, stats.total]:
@@ -807,6 +900,11 @@ def report(env: Environment, args, arrival: Arrival, evening: Evening, problems:
         ("scoreboard poll p95", "< 50 ms", f"{ms(polls, 0.95)} ms", polls.num_requests > 0 and ms(polls, 0.95) < 50),
         ("integrity", "0 problems", str(len(problems)), not problems),
     ]
+    for kind in ("wall", "dashboard"):
+        drawn = stats.entries.get((f"poll {kind} · 200", "GET"))
+        if NIGHT.watch and drawn is not None and drawn.num_requests:
+            p95 = ms(drawn, 0.95)
+            targets.append((f"{kind} redrawn (a table changed) p95", "≤ 100 ms", f"{p95} ms", p95 <= 100))
     print(f"\n{'target':<56} {'wanted':>10} {'got':>10}")
     for name, wanted, got, met in targets:
         print(f"{name:<56} {wanted:>10} {got:>10}  {'ok' if met else 'MISSED'}")
@@ -838,12 +936,20 @@ def run(args: argparse.Namespace) -> bool:
         server.start_redis()
         flask(server.env, "init-db")
         physical = args.tables - args.digital
-        tables = set_tables(server.env, physical, args.digital)
+        tables = set_tables(server.env, physical, args.digital, args.tournament)
         NIGHT = Night(tables, deals(120, random.Random(1)), args.hand_every)
+        if args.tournament and TOURNAMENT_LINKS:
+            NIGHT.organizer, NIGHT.watch = TOURNAMENT_LINKS
         server.start_gunicorn()
         Scorer.fixed_count, Watcher.fixed_count = physical, 3 * physical
-        Person.fixed_count, Screen.fixed_count = args.digital, args.screens
-        classes = [c for c in (Scorer, Watcher, Person, Screen) if c.fixed_count]
+        Person.fixed_count = args.digital
+        walls = args.screens if NIGHT.watch else 0
+        Screen.fixed_count, Wall.fixed_count, Organizer.fixed_count = (
+            args.screens - walls,
+            walls,
+            int(bool(NIGHT.watch)),
+        )
+        classes = [c for c in (Scorer, Watcher, Person, Screen, Wall, Organizer) if c.fixed_count]
         users = sum(c.fixed_count for c in classes)
         env = Environment(user_classes=classes, host=server.base)
         env.events.user_error.add_listener(  # a phone's script that broke is an error too
@@ -888,6 +994,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="to try it: 2 minutes, 16 tables (2 digital), 1 screen")
     parser.add_argument("--out", help="keep the logs and the export in this folder (default: a temporary one)")
     parser.add_argument("--sqlite", action="store_true", help="on SQLite (WAL mode) instead of PostgreSQL")
+    parser.add_argument(
+        "--tournament", action="store_true", help="the physical tables are round 1 of a tournament; walls on the TVs"
+    )
     parser.add_argument(
         "--postgres-url",
         default=os.environ.get("PG_URL", "postgresql+psycopg://companion:companion@127.0.0.1:5432/companion"),

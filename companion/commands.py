@@ -10,8 +10,8 @@ from flask import Flask
 from sqlalchemy import select
 
 from .extensions import db
-from .models import GameTable, Group
-from .services.transfer import FORMAT, export_bundle, idle_groups, import_bundle, purge
+from .models import GameTable, Group, Tournament
+from .services.transfer import FORMAT, export_bundle, idle_groups, import_bundle, import_tournament, purge
 from .services.unit import transaction
 
 
@@ -35,10 +35,21 @@ def init_app(app: Flask) -> None:
     @app.cli.command("import")
     @click.argument("source", type=click.File("r", encoding="utf-8"))
     def import_command(source) -> None:
-        """Import tables exported with `flask export`; tables already here are skipped."""
+        """Import tables exported with `flask export`, or a tournament's export
+        (its page's "Export (JSON)"); what is already here is skipped."""
         data = json.load(source)
         if data.get("format") != FORMAT:
             raise click.ClickException(f"unknown export format {data.get('format')!r}")
+        if "tournament" in data:
+            token = data["tournament"]["owner_token"]
+            if db.session.scalar(select(Tournament.id).where(Tournament.owner_token == token)):
+                click.echo("skipped the tournament: it is already here")
+                return
+            with transaction():
+                tournament = import_tournament(data)
+            tables = sum(len(r["tables"]) for r in data["tournament"]["seated"])
+            click.echo(f"imported the tournament {tournament.name!r} with {tables} table(s)")
+            return
         with transaction():
             added, skipped, groups_added, groups_skipped = import_bundle(data)
         click.echo(f"imported {added} table(s), skipped {skipped} already present")

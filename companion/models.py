@@ -90,6 +90,10 @@ class GameTable(db.Model):
     )
     round_table: Mapped[int | None] = mapped_column(Integer, default=None)
     hand_limit: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: The match as a page of many tables shows it (``services.scoreboard.Summary``),
+    #: stored by the unit of work with every write; valid while ``summary_version`` is ``version``.
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    summary_version: Mapped[int | None] = mapped_column(Integer, default=None)
     closed_at: Mapped[datetime | None] = mapped_column(default=None)
     results: Mapped[list[TableResult]] = relationship(
         back_populates="table", order_by="TableResult.id", cascade="all, delete-orphan", lazy="select"
@@ -369,6 +373,10 @@ class Tournament(db.Model):
     currency: Mapped[str] = mapped_column(String(3), default="EUR")
     entry_cents: Mapped[int] = mapped_column(Integer, default=0)
     prizes: Mapped[list[int]] = mapped_column(JSON, default=list)
+    #: Where the tables play (``rules.tournament.Play``), and the computer
+    #: player who fills a digital table's empty seats ("": none may).
+    play: Mapped[str] = mapped_column(String(10), default="cards", server_default="cards")
+    bots: Mapped[str] = mapped_column(String(10), default="", server_default="")
     #: The draw's seed: round n is drawn from ``seed + n``, so it can be shown and repeated.
     seed: Mapped[int] = mapped_column(Integer)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), default=None)
@@ -376,11 +384,13 @@ class Tournament(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
+    #: Loaded when first asked for: a poll that finds nothing changed, and a
+    #: table's own page ("Round 2 · Table 3"), never need the sign-up list.
     players: Mapped[list[TournamentPlayer]] = relationship(
         back_populates="tournament",
         order_by="TournamentPlayer.position",
         cascade="all, delete-orphan",
-        lazy="selectin",
+        lazy="select",
     )
     #: Loaded when first asked for (with every table, in a few queries): a
     #: poll that finds nothing changed (``services.tournaments.fingerprint``) never loads them.

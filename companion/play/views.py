@@ -20,7 +20,7 @@ import segno
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, FieldList, RadioField, SelectChoice, SelectField
+from wtforms import BooleanField, FieldList, RadioField, SelectField
 
 from ..models import Deal, GameTable, Player
 from ..rules import ChinchonError
@@ -42,23 +42,17 @@ from ..services.play import (
 from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
 from ..services.scoreboard import reenter, standing
+from ..services.tournaments import table_status, time_left
 from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
-from ..web.access import authorize
+from ..web.access import authorize, forbid, resolve
 from ..web.cookies import remember_table
-from ..web.forms import MAX_PLAYERS, TableForm, table_problem
+from ..web.forms import KIND_CHOICES, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.messages import FormError, error_text
 from ..web.pace import play_pace
 from ..web.templating import render_page
 from . import bp
 from .presenters import seat_page
-
-KIND_CHOICES = [
-    SelectChoice("human", _l("Person")),
-    SelectChoice("simple", _l("Computer (easy): keeps its loose points low, closes as soon as it can")),
-    SelectChoice("good", _l("Computer (hard): remembers the discards, looks one draw ahead")),
-    SelectChoice("expert", _l("Computer (expert): weighs the odds of every unseen card and the match score")),
-]
 
 
 class PlayForm(TableForm):
@@ -67,10 +61,7 @@ class PlayForm(TableForm):
     )
     mode = RadioField(
         _l("How do you play?"),
-        choices=[
-            SelectChoice("hotseat", _l("On this phone, passing it round")),
-            SelectChoice("devices", _l("Each person on their own phone (a link each)")),
-        ],
+        choices=MODE_CHOICES,
         default="hotseat",
     )
     hints = BooleanField(
@@ -123,9 +114,15 @@ def seat_problem(form: PlayForm) -> FormError | None:
 
 
 # -- the table's links ------------------------------------------------------------------------
+def runs_table(game_table: GameTable, role: str) -> bool:
+    """The link that deals and voids hands: the owner's, and at a
+    tournament's table its player link (the organizer holds the owner's)."""
+    return role == "owner" or (role == "player" and game_table.round_id is not None)
+
+
 def shared_phone(game_table: GameTable, role: str) -> bool:
-    """The owner link is the phone passed round in hot-seat mode."""
-    return game_table.play_mode == "hotseat" and role == "owner"
+    """The phone passed round in hot-seat mode: the link that runs the table."""
+    return game_table.play_mode == "hotseat" and runs_table(game_table, role)
 
 
 def hotseat_shown(game_table: GameTable, deal: Deal, game, role: str) -> int | None:
@@ -203,7 +200,9 @@ def render_play(
     poll = (
         url_for("play.poll", seat_token=seat_token, v=marker)
         if seat_token
-        else url_for("play.table_poll", token=token, v=marker, show=request.args.get("show"), void=asked_void(role))
+        else url_for(
+            "play.table_poll", token=token, v=marker, show=request.args.get("show"), void=asked_void(game_table, role)
+        )
     )
     rematch = the_rematch(game_table) if current.state.finished else None
     return render_page(
@@ -227,20 +226,24 @@ def render_play(
         and game.phase != Phase.OVER
         and shown is None
         and game_table.players[deal.seats[game.turn]].kind == "human",
-        can_deal=bool(seat_token) or role == "owner",
+        can_deal=bool(seat_token) or runs_table(game_table, role),
         arrangement_seats=seats,
         hint=hint_for(game_table, deal, game, shown),
         rematch=rematch,
         rematch_seat=_rematch_seat(rematch, seat_token, game_table),
         owner_rematch=rematch is not None and role == "owner",
-        can_void=role == "owner" and game.phase != Phase.OVER,
-        confirm_void=asked_void(role) is not None,
+        can_void=runs_table(game_table, role) and game.phase != Phase.OVER,
+        confirm_void=asked_void(game_table, role) is not None,
+        in_round=table_status(game_table, current) if game_table.round_id is not None else None,
+        round_left=time_left(game_table.round.tournament, game_table.round)
+        if game_table.round_id is not None
+        else None,
     ), status
 
 
-def asked_void(role: str) -> str | None:
+def asked_void(game_table: GameTable, role: str) -> str | None:
     """The owner's "void this hand" link leads to its confirmation (``?void=1``)."""
-    return "1" if role == "owner" and request.args.get("void") == "1" else None
+    return "1" if runs_table(game_table, role) and request.args.get("void") == "1" else None
 
 
 def _rematch_seat(rematch: GameTable | None, seat_token: str | None, game_table: GameTable) -> str | None:
@@ -252,14 +255,22 @@ def _rematch_seat(rematch: GameTable | None, seat_token: str | None, game_table:
     return new.seat_token if new is not None else None
 
 
+def table_phone(token: str) -> tuple[GameTable, str, Deal]:
+    """:func:`digital`, for the routes of the phone that runs the table (403 for any other link)."""
+    game_table, role, deal = digital(token)
+    if not runs_table(game_table, role):
+        forbid(resolve(token))
+    return game_table, role, deal
+
+
 @bp.post("/t/<token>/play")
 def table_act(token: str):
-    game_table, role, deal = digital(token)
+    game_table, role, deal = table_phone(token)
     back = url_for("play.table", token=token)
     action = request.form.get("action", "")
-    if role == "owner" and action == "next":
+    if action == "next":
         return _deal_next(game_table, deal, back)
-    if role == "owner" and action == "void":
+    if action == "void":
         return _void(game_table, back)
     if not shared_phone(game_table, role):
         abort(403)
@@ -452,7 +463,7 @@ def seat_reentry(seat_token: str):
 @bp.post("/t/<token>/play/reentry")
 def table_reentry(token: str):
     """The shared phone (or the owner's board) answers "buy back in?"."""
-    game_table, _role, _deal = digital(token)
+    game_table, _role, _deal = table_phone(token)
     _decide_reentry(game_table, request.form.get("seat", type=int))
     return redirect(url_for("play.table", token=token)), 303
 

@@ -20,6 +20,7 @@ plays an ordinary match (or a round of a fixed number of hands); then
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -48,6 +49,20 @@ class Reseat(enum.StrEnum):
 
     STANDING = "standing"  #: the top players meet: table 1 takes the leaders
     RANDOM = "random"
+
+
+class Play(enum.StrEnum):
+    """Where a tournament's tables play: with cards on the table (a phone
+    enters the hands), or dealt by the app, each player on their own phone
+    or one phone passed round the table."""
+
+    CARDS = "cards"
+    DEVICES = "devices"
+    HOTSEAT = "hotseat"
+
+
+#: A digital table the organizer lets computer players fill gets up to this many seats.
+FILLED_SEATS = 4
 
 
 class TournamentError(ChinchonError):
@@ -152,12 +167,18 @@ def shared_points(places: Sequence[int], scale: Sequence[int]) -> list[Fraction]
     >>> [str(p) for p in shared_points([1, 1, 3], [4, 2, 1, 0])]
     ['3', '3', '1']
     """
+    return list(_shared_points(tuple(places), tuple(scale)))
+
+
+@functools.lru_cache(maxsize=512)
+def _shared_points(places: tuple[int, ...], scale: tuple[int, ...]) -> tuple[Fraction, ...]:
+    """:func:`shared_points`, worked out once per places and scale (most tables of a round rank 1-2-3-4)."""
     worth = [Fraction(scale[i]) if i < len(scale) else Fraction(0) for i in range(len(places))]
     points = []
     for place in places:
         tied = sum(p == place for p in places)
         points.append(sum(worth[place - 1 : place - 1 + tied], Fraction(0)) / tied)
-    return points
+    return tuple(points)
 
 
 def advancing(places: Sequence[int], advance: int) -> list[int]:

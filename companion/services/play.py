@@ -27,7 +27,7 @@ from ..extensions import db
 from ..models import Deal, GameTable, Hand, now
 from ..rules import ChinchonError, parse_card
 from ..rules.game import HandGame, Phase, PlayError, Source
-from .scoreboard import HandInput, create_table, next_seat, standing, store_hand
+from .scoreboard import HandInput, create_table, next_seat, standing, store_hand, verify_open
 from .unit import AlreadySaved, ServiceError, StaleError, claim, new_token
 
 BOT_TURNS = 12  # per request; the next request carries on
@@ -113,9 +113,12 @@ def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE) -> Deal:
     keeps its scoreboard number (nothing was scored).  Refused while the
     match is over or a player who went out has not yet said whether they
     buy back in (the decision comes before the next hand)."""
+    verify_open(table, "deal")
     current = standing(table)
     if current.state.finished:
         raise PlayError("The match is over.", "deal", key="finished")
+    if table.hand_limit is not None and current.last_number >= table.hand_limit:
+        raise ServiceError("hand_limit", "deal", count=table.hand_limit)
     if current.pending_reentries:
         raise ServiceError("reentry_pending", "deal", names=[table.names[s] for s in current.pending_reentries])
     seats = current.seats_in
@@ -157,6 +160,7 @@ def void_hand(table: GameTable, deal_id: int | None, version: int | None) -> Dea
     ``deal_id`` and ``version`` are those of the page that confirmed: a
     confirmation of an earlier deal, or of this one before it moved on, is
     refused (:class:`StaleError`), and so is one for a hand already over."""
+    verify_open(table, "action")
     deal = current_deal(table)
     if deal is None or deal.id != deal_id:
         raise StaleError
@@ -209,7 +213,7 @@ def run_bots(
 def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     """Let computer players carry on (a poll's share of the work); True when
     something moved.  Two phones polling at once move the bots once."""
-    if deal.state.get("phase") == "over":
+    if deal.state.get("phase") == "over" or not is_open(table):
         return False
     game = game_of(table, deal)
     if not bots_to_move(table, deal, game):
@@ -221,6 +225,16 @@ def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     run_bots(table, deal, game, pace=pace)
     deal.state = game.to_dict()
     deal.updated_at = now()
+    return True
+
+
+def is_open(table: GameTable) -> bool:
+    """False once the table's tournament result is final (the organizer
+    closed it): nobody moves there any more, computer players included."""
+    try:
+        verify_open(table, "action")
+    except ServiceError:
+        return False
     return True
 
 
@@ -273,6 +287,7 @@ def choose_arrangement(
     """After a close a player may show another arrangement with the same points
     (the engine's best is pre-selected); the stored hand is replaced, history
     kept.  ``allowed``: the engine seats this link plays."""
+    verify_open(table, "action")
     game = game_of(table, deal)
     if game.closer is None or deal.hand_id is None:
         raise PlayError("Nobody has closed yet.", "close", key="not_closed")
@@ -303,6 +318,7 @@ def act(
 
     The action is tried on the game first (a refused one changes nothing),
     then the deal's version is claimed, then computer players move."""
+    verify_open(table, "action")
     game = game_of(table, deal)
     if not 0 <= engine_seat < game.players or is_bot(table, deal, engine_seat):
         raise PlayError("That seat is not yours to play.", "seat", key="seat")

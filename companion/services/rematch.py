@@ -53,6 +53,8 @@ def play_on(
     made = the_rematch(table)
     if made is not None:
         return made
+    if table.round_id is not None:
+        raise ServiceError("rematch_tournament", "rematch")
     try:
         if claim_it:
             claim(table, version)

@@ -27,8 +27,10 @@ from fractions import Fraction
 from functools import cached_property
 
 from sqlalchemy import func, inspect, select
+from sqlalchemy.orm import lazyload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
+from ..bots import BOTS
 from ..extensions import db
 from ..models import GameTable, Group, TableResult, Tournament, TournamentPlayer, TournamentRound, now
 from ..rules import get_rules
@@ -36,9 +38,11 @@ from ..rules.match import NAME_LENGTH
 from ..rules.names import name_key, normalize_name
 from ..rules.tournament import (
     DEFAULT_SCALE,
+    FILLED_SEATS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     Format,
+    Play,
     Reseat,
     TournamentError,
     advancing,
@@ -49,7 +53,8 @@ from ..rules.tournament import (
 )
 from .groups import CURRENCIES
 from .ledger import split_pot, to_cents
-from .scoreboard import Standing, create_table, standing
+from .play import DEFAULT_PACE, Pace, create_digital_table
+from .scoreboard import Standing, Summary, create_table, summary_of
 from .unit import ServiceError, claim, new_token
 
 MAX_ROUNDS = 12
@@ -97,10 +102,18 @@ class Settings:
     currency: str = "EUR"
     entry: Decimal = Decimal(0)
     prizes: tuple[int, ...] = (100,)
+    #: Where the tables play, and the computer player (a level of
+    #: ``bots.BOTS``) who fills a digital table up to four seats ("": nobody).
+    play: str = Play.CARDS
+    bots: str = ""
 
     def verify(self) -> None:
         if self.format not in tuple(Format):
             raise ServiceError("format", "format")
+        if self.play not in tuple(Play):
+            raise ServiceError("play", "play")
+        if self.bots and (self.bots not in BOTS or self.play == Play.CARDS):
+            raise ServiceError("bots_cards" if self.bots in BOTS else "unknown_player", "bots")
         if self.advance not in (1, 2):
             raise ServiceError("advance", "advance")
         if not 1 <= self.rounds <= MAX_ROUNDS:
@@ -158,6 +171,8 @@ def create_tournament(
         currency=settings.currency,
         entry_cents=to_cents(settings.entry),
         prizes=list(settings.prizes),
+        play=str(settings.play),
+        bots=settings.bots,
         seed=seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000),
         group_id=group.id if group is not None else None,
     )
@@ -219,7 +234,8 @@ class TableStatus:
     """One table of a round as the organizer sees it."""
 
     table: GameTable
-    standing: Standing
+    #: The table's match (its summary: hands, totals, ranking).
+    summary: Summary
     status: str
     #: ``(seat, place)`` best first: what the tournament counts (the result, or the live ranking).
     places: list[tuple[int, int]]
@@ -232,7 +248,10 @@ class TableStatus:
 
     @property
     def hands(self) -> int:
-        return self.standing.last_number
+        return self.summary.hands
+
+    def total(self, seat: int) -> int:
+        return self.summary.total(seat)
 
     @property
     def leader(self) -> str:
@@ -248,26 +267,48 @@ class TableStatus:
 
     @property
     def last_hand_at(self) -> datetime | None:
-        hands = self.table.active_hands()
-        return max(h.created_at for h in hands) if hands else None
+        return self.summary.last_hand_at
 
     @property
     def final(self) -> bool:
         return self.status == FINISHED
 
 
-def played_out(table: GameTable, current: Standing) -> bool:
+def played_out(table: GameTable, summary: Summary) -> bool:
     """The table has nothing left to play: the match is over, or the
     round's hands are in."""
-    return current.state.finished or (table.hand_limit is not None and current.last_number >= table.hand_limit)
+    return summary.finished or (table.hand_limit is not None and summary.hands >= table.hand_limit)
+
+
+def entrants(table: GameTable) -> list[int]:
+    """The seats of the tournament's players (not the computer players filling a digital table)."""
+    return [p.seat for p in table.players if p.kind in (None, "human")]
+
+
+def live_places(table: GameTable, summary: Summary) -> list[tuple[int, int]]:
+    """The table's ranking of the moment among the tournament's players:
+    a computer player ahead of them takes no place from them."""
+    people = set(entrants(table))
+    ranked = [(seat, place) for seat, place in summary.ranking if seat in people]
+    places: list[tuple[int, int]] = []
+    for index, (seat, place) in enumerate(ranked):
+        same = index and ranked[index - 1][1] == place
+        places.append((seat, places[-1][1] if same else index + 1))
+    return places
 
 
 def table_status(table: GameTable, current: Standing | None = None) -> TableStatus:
-    current = current or standing(table)
-    live = [(p.seat, p.place) for p in current.ranking()]
+    """A digital table's result goes to the tournament by itself once it is
+    played out (the app dealt and judged every card); a physical table's
+    waits for a player there to confirm it.  ``current``: the table's
+    standing when the caller has it, else its stored summary."""
+    current = Summary.of(current) if current is not None else summary_of(table)
+    live = live_places(table, current)
     latest = table.results[-1] if table.results else None
     if latest is not None and latest.kind in (CLOSED, CORRECTED):
         return TableStatus(table, current, FINISHED, [(s, p) for s, p in latest.places], latest)
+    if table.kind == "digital":
+        return TableStatus(table, current, FINISHED if played_out(table, current) else PLAYING, live, None)
     fresh = latest is not None and latest.version == table.version
     if played_out(table, current) and fresh and latest.kind == CONFIRMED:
         return TableStatus(table, current, FINISHED, live, latest)
@@ -352,13 +393,13 @@ class Overview:
         if not first and tournament.format == Format.POINTS and tournament.reseat == Reseat.STANDING:
             seated = set(names)
             return by_standing([line.name for line in self.standings if line.name in seated])
-        previous = [list(s.table.names) for s in self.current]
+        previous = [s.place_names for s in self.current]
         return draw(names, tournament.seed + number, previous=previous)
 
     @cached_property
     def pot_cents(self) -> int:
         """Every player who sat at a table paid the entry fee once."""
-        seated = {name for _round, tables in self.rounds for s in tables for name in s.table.names}
+        seated = {name for _round, tables in self.rounds for s in tables for name in s.place_names}
         return self.tournament.entry_cents * len(seated)
 
     @cached_property
@@ -385,9 +426,25 @@ def fingerprint(tournament: Tournament, at: datetime | None = None) -> str:
 
 
 def overview(tournament: Tournament) -> Overview:
+    _load_rounds(tournament)
     rounds = tournament.played_rounds
     _load_results([t for r in rounds for t in r.tables])
     return Overview(tournament, [(r, round_tables(r)) for r in rounds])
+
+
+def _load_rounds(tournament: Tournament) -> None:
+    """Every round with its tables and their players in three queries, and
+    not their hands: a table's summary says what the pages show of its match
+    (a table whose summary is not its version's loads its hands to replay them)."""
+    if "all_rounds" not in inspect(tournament).unloaded:
+        return
+    query = (
+        select(TournamentRound)
+        .where(TournamentRound.tournament_id == tournament.id)
+        .order_by(TournamentRound.id)
+        .options(selectinload(TournamentRound.tables).options(lazyload(GameTable.hands), lazyload(GameTable.reentries)))
+    )
+    set_committed_value(tournament, "all_rounds", list(db.session.scalars(query)))
 
 
 def _load_results(tables: Sequence[GameTable]) -> None:
@@ -403,9 +460,11 @@ def _load_results(tables: Sequence[GameTable]) -> None:
         set_committed_value(table, "results", found[table.id])
 
 
-def start_round(tournament: Tournament, version: int | None) -> TournamentRound:
+def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAULT_PACE) -> TournamentRound:
     """Seat the next round: one ordinary table per table of the seating,
-    playing the tournament's rules (a round on points stops after its hands)."""
+    playing the tournament's rules (a round on points stops after its
+    hands).  A digital table is dealt at once, without hints, computer
+    players filling it up to four seats when the organizer lets them."""
     view = _between_rounds(tournament, "round")
     seating = view.next_seating()
     claim(tournament, version)
@@ -414,14 +473,20 @@ def start_round(tournament: Tournament, version: int | None) -> TournamentRound:
     tournament.all_rounds.append(round_)
     db.session.flush()
     for index, names in enumerate(seating, start=1):
-        table = create_table(
+        common = dict(
             name=tournament.name,
             preset=tournament.preset,
             overrides=tournament.overrides,
-            players=names,
             first_dealer=0,
             suit_style="spanish",
         )
+        if tournament.play == Play.CARDS:
+            table = create_table(**common, players=names)
+        else:
+            seats = [(name, "human") for name in names]
+            if tournament.bots:
+                seats += [(name, tournament.bots) for name in bot_names(names, FILLED_SEATS - len(names))]
+            table = create_digital_table(**common, players=seats, mode=tournament.play, hints=False, pace=pace)
         table.round_id = round_.id
         table.round_table = index
         table.group_id = tournament.group_id
@@ -430,6 +495,13 @@ def start_round(tournament: Tournament, version: int | None) -> TournamentRound:
         round_.tables.append(table)
     db.session.flush()
     return round_
+
+
+def bot_names(taken: Sequence[str], count: int) -> list[str]:
+    """Names for ``count`` computer players that no player at the table has."""
+    keys = {name_key(n) for n in taken}
+    names = (f"Bot {i}" for i in range(1, len(taken) + count + 2))
+    return [n for n in names if name_key(n) not in keys][: max(count, 0)]
 
 
 def undo_round(tournament: Tournament, version: int | None) -> TournamentRound:
@@ -465,12 +537,14 @@ def confirm_result(table: GameTable, version: int | None, seat: int | None) -> T
     or for the table to change a hand."""
     if table.round_id is None:
         raise ServiceError("not_in_tournament", "seat")
+    if table.kind == "digital":
+        raise ServiceError("result_digital", "seat")
     status = table_status(table)
     if status.final:
         raise ServiceError("result_final", "seat")
     if status.status == DISPUTED:
         raise ServiceError("result_disputed", "seat", name=status.result.by)
-    if not played_out(table, status.standing):
+    if not played_out(table, status.summary):
         raise ServiceError("table_playing", "seat")
     by = _at_table(table, seat)
     if by in status.winners and len(status.winners) < len(table.players):
@@ -482,6 +556,8 @@ def dispute_result(table: GameTable, version: int | None, seat: int | None, reas
     """A player at the table says the result is wrong: the organizer decides."""
     if table.round_id is None:
         raise ServiceError("not_in_tournament", "seat")
+    if table.kind == "digital":
+        raise ServiceError("result_digital", "seat")
     status = table_status(table)
     if status.final:
         raise ServiceError("result_final", "seat")
@@ -532,7 +608,7 @@ def correct_result(
     best first, no ties) with a reason that is kept; it stands over anything
     the table says."""
     table = _round_table(tournament, table_id)
-    if sorted(order) != list(range(len(table.players))):
+    if sorted(order) != entrants(table):
         raise ServiceError("order", "order")
     why = _reason(reason, required=True)
     claim(tournament, version)
@@ -575,7 +651,7 @@ def _standings(view: Overview) -> list[Line]:
             for index, (seat, place) in enumerate(status.places):
                 line = tally.setdefault(status.table.names[seat], _Tally())
                 line.points += worth[index]
-                line.hand += status.standing.total(seat)
+                line.hand += status.total(seat)
                 line.rounds += 1
                 line.reached, line.place, line.table = round_.number, place, status.number
                 line.alive = not (knockout and status.final and (index not in on or (view.over and place > 1)))
@@ -591,7 +667,8 @@ def _standings(view: Overview) -> list[Line]:
         line = tally[name]
         if knockout:
             return (not line.alive, -line.reached, line.place, line.hand)
-        return (-line.points, line.hand)
+        # A float orders these exactly: shares of a table of at most five, summed over a few rounds.
+        return (-float(line.points), line.hand)
 
     keys = {name: key(name) for name in tally}
     order = sorted(tally, key=lambda n: (keys[n], name_key(n)))

@@ -259,9 +259,13 @@ _TOURNAMENT_FIELDS = (
     "currency",
     "entry_cents",
     "prizes",
+    "play",
+    "bots",
     "seed",
     "version",
 )
+#: What an export made before a field existed means by its absence.
+_TOURNAMENT_DEFAULTS = {"play": "cards", "bots": ""}
 _RESULT_FIELDS = ("kind", "places", "by", "reason", "version")
 
 
@@ -311,7 +315,7 @@ def import_tournament(data: dict[str, Any]) -> Tournament:
     if source.get("group"):
         group = db.session.scalar(select(Group).where(Group.owner_token == source["group"]))
     tournament = Tournament(
-        **{f: source[f] for f in _TOURNAMENT_FIELDS},
+        **{f: source[f] if f in source else _TOURNAMENT_DEFAULTS[f] for f in _TOURNAMENT_FIELDS},
         created_at=_parse_time(source["created_at"]),
         updated_at=_parse_time(source["updated_at"]),
         group_id=group.id if group else None,

@@ -16,7 +16,8 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
+from sqlalchemy.orm import Session
 
 from ..extensions import db
 from ..models import GameTable, now
@@ -44,15 +45,41 @@ class ServiceError(ChinchonError):
         return ServiceError(self.params["key"], field, **params)
 
 
+#: ``session.info`` key: the tables this unit of work made or claimed.
+WRITTEN = "companion.written_tables"
+
+
 @contextmanager
 def transaction() -> Iterator[None]:
-    """One write: committed whole, or rolled back whole on any error."""
+    """One write: committed whole, or rolled back whole on any error.
+    Before the commit, every table it made or claimed gets its summary as of
+    its new version (``scoreboard.refresh_summaries``), in the same commit."""
     try:
         yield
+        _refresh_written()
     except BaseException:
         db.session.rollback()
+        db.session.info.pop(WRITTEN, None)
         raise
     db.session.commit()
+
+
+def _refresh_written() -> None:
+    from .scoreboard import refresh_summaries  # the scoreboard's services build on this module
+
+    db.session.flush()
+    written = db.session.info.pop(WRITTEN, {})
+    tables = [t for t in written.values() if t in db.session and t not in db.session.deleted and t.id is not None]
+    if tables:
+        refresh_summaries(tables)
+        db.session.flush()
+
+
+@event.listens_for(Session, "before_flush")
+def _note_new_tables(session: Session, _context, _instances) -> None:
+    for row in session.new:
+        if isinstance(row, GameTable):
+            session.info.setdefault(WRITTEN, {})[id(row)] = row
 
 
 def claim(row, seen_version: int | None) -> None:
@@ -74,6 +101,8 @@ def claim(row, seen_version: int | None) -> None:
     if result.rowcount != 1:
         raise StaleError
     db.session.refresh(row, list(values))
+    if model is GameTable:
+        db.session.info.setdefault(WRITTEN, {})[id(row)] = row
 
 
 def check_new_submission(model, table: GameTable, submission: str) -> None:

@@ -12,10 +12,10 @@ from wtforms import HiddenField, RadioField, SelectChoice, SelectField, StringFi
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
-from ..rules.tournament import DEFAULT_SCALE, Format, Reseat
+from ..rules.tournament import DEFAULT_SCALE, Format, Play, Reseat
 from ..services.groups import CURRENCIES
 from ..services.tournaments import MAX_ROUND_HANDS, MAX_ROUND_MINUTES, MAX_ROUNDS, Settings
-from ..web.forms import PRESET_CHOICES, split_names
+from ..web.forms import KIND_CHOICES, PRESET_CHOICES, split_names
 from ..web.house_rules import BoundedInteger, HouseRules
 
 #: What separates the numbers of a scale or a split: dashes, spaces, commas, slashes.
@@ -117,6 +117,22 @@ class TournamentForm(HouseRules, FlaskForm):
         ],
         default=Reseat.STANDING,
     )
+    play = RadioField(
+        _l("Where the tables play"),
+        choices=[
+            SelectChoice(Play.CARDS, _l("With cards: a phone at each table enters the hands")),
+            SelectChoice(Play.DEVICES, _l("In the app, each player on their own phone (a link each)")),
+            SelectChoice(Play.HOTSEAT, _l("In the app, one phone passed round each table")),
+        ],
+        default=Play.CARDS,
+        validators=[Optional()],
+    )
+    bots = SelectField(
+        _l("Computer players (in the app)"),
+        choices=[SelectChoice("", _l("None: only the players signed up")), *KIND_CHOICES[1:]],
+        default="",
+        description=_l("A computer player fills each table to four; it takes no place in the tournament."),
+    )
     entry = Money(_l("Entry fee per player (optional)"), validators=[Optional()])
     currency = SelectField(_l("Currency"), choices=[SelectChoice(c, c) for c in CURRENCIES], default="EUR")
     prizes = NumberList(
@@ -144,6 +160,8 @@ class TournamentForm(HouseRules, FlaskForm):
             currency=self.currency.data,
             entry=self.entry.data or Decimal(0),
             prizes=self.prizes.data or (100,),
+            play=self.play.data,
+            bots=self.bots.data or "",
         )
 
     def add_error(self, field: str, message: str) -> None:

@@ -21,6 +21,7 @@ from ..services.tournaments import (
     correct_result,
     create_tournament,
     delete_tournament,
+    entrants,
     fingerprint,
     overview,
     sign_up,
@@ -35,6 +36,7 @@ from ..services.unit import ServiceError, StaleError, transaction
 from ..web.access import OWNER, PLAYER, WATCH, authorize, group_link
 from ..web.i18n import local_currency, money
 from ..web.messages import error_text
+from ..web.pace import play_pace
 from ..web.spreadsheet import spreadsheet
 from . import bp
 from .forms import CorrectForm, TournamentForm
@@ -163,6 +165,14 @@ def seating(token: str):
     return render_template("tournaments/seating.html", **_context(token))
 
 
+@bp.get("/c/<token>/standings")
+def standings(token: str):
+    """Every player's line (the dashboard shows the first 20)."""
+    if _unchanged():
+        return "", 204
+    return render_template("tournaments/standings.html", **_context(token))
+
+
 @bp.get("/c/<token>/tables/<int:table_id>/qr.svg")
 def table_qr(token: str, table_id: int):
     table = _table_of(table_id)
@@ -212,7 +222,9 @@ def _version() -> int | None:
 def start_round_(token: str):
     t = g.tournament
     number = len(t.played_rounds) + 1
-    return _write(token, lambda: start_round(t, _version()), _("Round %(number)s is seated.", number=number))
+    return _write(
+        token, lambda: start_round(t, _version(), play_pace()), _("Round %(number)s is seated.", number=number)
+    )
 
 
 @bp.post("/c/<token>/rounds/undo", endpoint="undo_round")
@@ -263,7 +275,14 @@ def correct(token: str, table_id: int):
         if error == stale():
             code = 409
     page = render_template(
-        "tournaments/correct.html", t=t, token=token, table=table, status=table_status(table), form=form, error=error
+        "tournaments/correct.html",
+        t=t,
+        token=token,
+        table=table,
+        status=table_status(table),
+        entrants=entrants(table),
+        form=form,
+        error=error,
     )
     return page, code
 
@@ -272,7 +291,7 @@ def _correct(t, table: GameTable, form: CorrectForm) -> str | None:
     """The correction stored, or what stopped it."""
     if not form.validate():
         return _("This form has expired. Please send it again.")
-    places = {seat: request.form.get(f"place{seat}", type=int) for seat in range(len(table.players))}
+    places = {seat: request.form.get(f"place{seat}", type=int) for seat in entrants(table)}
     if sorted(p or 0 for p in places.values()) != list(range(1, len(places) + 1)):
         return error_text(ServiceError("order", "order"))
     order = sorted(places, key=places.__getitem__)
@@ -328,7 +347,7 @@ def standings_csv(token: str):
                         status.number,
                         status.table.names[seat],
                         place,
-                        status.standing.total(seat),
+                        status.total(seat),
                         status_text(status.status),
                     ]
                 )
@@ -346,7 +365,10 @@ def _points(value) -> str:
 
 @bp.app_template_filter("tpoints")
 def tpoints(value) -> str:
-    """Tournament points in the page's language: "2,5" in Spanish, "2.5" in English."""
+    """Tournament points in the page's language: "2,5" in Spanish, "2.5" in
+    English (a whole number under 1000 is written the same in all of them)."""
+    if value.denominator == 1 and -1000 < value.numerator < 1000:
+        return str(value.numerator)
     return format_decimal(Decimal(value.numerator) / value.denominator, format="#,##0.##")
 
 

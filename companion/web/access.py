@@ -35,6 +35,12 @@ _WRITE = frozenset({OWNER, PLAYER})
 #: endpoint → method → the roles that may use it.  A route that takes a link
 #: and is missing here answers 403 to everybody (tests/web/test_access.py
 #: fails on any route that is missing or answers otherwise).
+#: The phone of a digital table (hot-seat play, "deal the next hand", a
+#: re-entry): the owner's link, and at a tournament's table its player link,
+#: since the organizer keeps the owner's.  Elsewhere the view answers a
+#: player link 403 (``play.views.runs_table``).
+TABLE_PHONE = frozenset({OWNER, PLAYER})
+TABLE_PHONE_ROUTES = frozenset({"play.table_act", "play.table_reentry"})
 PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "tables.scoreboard": {"GET": _TABLE},
     "tables.qr": {"GET": _TABLE},
@@ -51,10 +57,10 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "play.table": {"GET": _TABLE},
     "play.table_poll": {"GET": _TABLE},
     "play.rematch": {"POST": _WRITE},
-    "play.table_reentry": {"POST": frozenset({OWNER})},
+    "play.table_reentry": {"POST": TABLE_PHONE},
     "play.seat_reentry": {"POST": frozenset({SEAT})},
     "play.seat_rematch": {"POST": frozenset({SEAT})},
-    "play.table_act": {"POST": frozenset({OWNER})},  # the shared phone of a hot-seat game
+    "play.table_act": {"POST": TABLE_PHONE},
     "play.seat": {"GET": frozenset({SEAT})},
     "play.poll": {"GET": frozenset({SEAT})},
     "play.seat_act": {"POST": frozenset({SEAT})},
@@ -75,6 +81,7 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "tournaments.page": {"GET": _TABLE},
     "tournaments.wall": {"GET": _TABLE},
     "tournaments.seating": {"GET": _TABLE},
+    "tournaments.standings": {"GET": _TABLE},
     "tournaments.standings_csv": {"GET": _TABLE},
     "tournaments.table_qr": {"GET": _TABLE},
     "tournaments.export": {"GET": frozenset({OWNER})},

@@ -198,3 +198,17 @@ def split_names(text: str) -> list[str]:
             current.append(ch)
     names.append("".join(current))
     return [name for name in (normalize_name(n) for n in names) if name]
+
+
+#: Who sits in a digital table's seat: a person, or a computer player of ``bots.BOTS``.
+KIND_CHOICES = [
+    SelectChoice("human", _l("Person")),
+    SelectChoice("simple", _l("Computer (easy): keeps its loose points low, closes as soon as it can")),
+    SelectChoice("good", _l("Computer (hard): remembers the discards, looks one draw ahead")),
+    SelectChoice("expert", _l("Computer (expert): weighs the odds of every unseen card and the match score")),
+]
+#: How a digital table's people play (``GameTable.play_mode``).
+MODE_CHOICES = [
+    SelectChoice("hotseat", _l("On this phone, passing it round")),
+    SelectChoice("devices", _l("Each person on their own phone (a link each)")),
+]

@@ -284,7 +284,7 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return ngettext("Add at least %(num)s player.", "Add at least %(num)s players.", p["count"])
         case "players_many":
             return _("A tournament has at most %(count)s players.", count=p["count"])
-        case "format" | "advance" | "reseat":
+        case "format" | "advance" | "reseat" | "play":
             return _("Choose one of the options offered.")
         case "rounds" | "round_hands" | "round_minutes":
             return _("Type a whole number from %(low)s to %(high)s.", low=p["low"], high=p["high"])
@@ -320,6 +320,12 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return _("The table is still playing: its result can be confirmed after the last hand.")
         case "not_in_tournament":
             return _("This table is not part of a tournament.")
+        case "bots_cards":
+            return _("Computer players can only fill tables played in the app.")
+        case "result_digital":
+            return _("The app dealt and judged every hand at this table: its result goes to the tournament by itself.")
+        case "rematch_tournament":
+            return _("A tournament table plays its round only: the organizer seats the next one.")
         case "reason_missing":
             return _("Say why: the reason is kept with the result.")
         case "reason_long":

@@ -149,3 +149,74 @@ def test_the_wall_shows_32_tables_without_scrolling_and_follows_a_new_hand(brows
     store_points(LIVE_APPS[live_server], links[31], 0, {0: 1, 1: 10, 2: 20, 3: 30})
     expect(wall.locator(".w-table").nth(31)).to_contain_text("1 mano", timeout=2500)  # the page speaks Spanish
     context.close()
+
+
+@pytest.mark.play_seed("e2e-cup")
+def test_a_tournament_in_the_app_on_one_phone_per_table(browser: Browser, live_server: str):
+    """Three players, a computer filling the table, one hand: the table's
+    phone (its player link) is passed round; the result goes to the
+    dashboard and the wall by itself, without the computer player."""
+    organizer = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    page = organizer.new_page()
+    page.goto(live_server + "/tournaments/new")
+    page.fill("#name", "Copa digital")
+    page.fill("#players", "Ana\nBen\nCarla")
+    page.locator("input[name=format][value=points]").check()
+    page.locator("details.panel", has_text="How rounds are played").locator("summary").click()
+    page.fill("#rounds", "1")
+    page.fill("#round_hands", "1")
+    page.locator("details.panel", has_text="Cards or app").locator("summary").click()
+    page.locator("input[name=play][value=hotseat]").check()
+    page.select_option("#bots", "simple")
+    page.get_by_role("button", name="Create the tournament").click()
+    expect(page.locator(".flash")).to_contain_text("Tournament created")
+    page.get_by_role("button", name="Start round 1").click()
+    expect(page.locator(".t-table")).to_have_count(1)
+    expect(page.locator(".t-table")).to_contain_text("Bot 1")
+    href = page.locator(".t-table").get_by_role("link", name="Open table 1").get_attribute("href")
+
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US").new_page()
+    phone.goto(live_server + href)
+    phone.get_by_role("link", name="Back to the game").click()
+    expect(phone.locator(".round-of")).to_contain_text("Round 1 · Table 1")
+    for _ in range(150):
+        if phone.locator(".result-final").count():
+            break
+        turn = phone.get_by_role("link", name=re.compile("^I am (Ana|Ben|Carla): show my cards"))
+        expect(turn.or_(phone.locator(".result-final"))).to_be_visible()
+        if phone.locator(".result-final").count():
+            break
+        turn.click()
+        with phone.expect_navigation():
+            phone.get_by_role("button", name="Draw from the stock").click()
+        close = phone.locator(".close-option")
+        if close.count():  # a person closes as soon as the hand allows
+            with phone.expect_navigation():
+                close.first.click()
+            continue
+        phone.locator(".pcard.pick").last.click()
+        with phone.expect_navigation():
+            phone.get_by_role("button", name="Throw", exact=True).click()
+    expect(phone.locator(".result-final")).to_contain_text("played in the app")
+    expect(phone.get_by_role("button", name="Deal the next hand")).to_have_count(0)
+    expect(phone.get_by_role("button", name="Rematch")).to_have_count(0)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "digital-table")
+
+    app = LIVE_APPS[live_server]
+    with app.app_context():
+        view = service.overview(db.session.scalar(select(Tournament).order_by(Tournament.id.desc())))
+        expected = [(line.place, line.name) for line in view.standings]
+    assert sorted(name for _place, name in expected) == ["Ana", "Ben", "Carla"]
+    page.reload()
+    expect(page.locator(".status")).to_have_text("The tournament is over.")
+    winners = [name for place, name in expected if place == 1]
+    if len(winners) == 1:
+        expect(page.locator(".winner h2")).to_have_text(f"{winners[0]} wins the tournament!")
+    rows = page.locator("table.standings tbody tr")
+    expect(rows).to_have_count(3)
+    for i, (place, name) in enumerate(expected):
+        expect(rows.nth(i).locator("td").first).to_have_text(str(place))
+        expect(rows.nth(i).locator("th")).to_contain_text(name)
+    shot(page, "digital-dashboard")
+    organizer.close()

@@ -21,7 +21,9 @@ After every step:
   with the model's dealer and version;
 - its totals, who is out, re-entries, pot, winners and who may still buy
   back in equal ``replay_match`` over SPEC §8 events built here from the raw
-  rows, and equal the scoreboard's ``standing``;
+  rows, and equal the scoreboard's ``standing``; the summary stored with
+  the table (what a tournament's pages read) is that standing's, at the
+  table's version;
 - every group's standings (each season) and balances equal a recomputation
   written here from the raw rows of its members, tables and payments, and
   the fewest payments settle every balance;
@@ -1504,6 +1506,9 @@ class RecordMachine(RuleBasedStateMachine):
         replayed = raw.match(tid)
         state = replay(t)
         current = scoreboard.standing(table)
+        # What pages of many tables read instead of replaying: written with every write, at its version.
+        assert table.summary_version == table.version, f"table {tid}: summary of version {table.summary_version}"
+        assert table.summary == scoreboard.Summary.of(current).to_json(), f"table {tid}"
         for seen in (state, current.state):
             assert seen.totals == replayed.totals, f"table {tid}"
             assert seen.out == replayed.out

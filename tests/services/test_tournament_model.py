@@ -10,7 +10,10 @@ hands typed at a table of the round (refused past the round's hands or at
 a table the organizer closed) and undone; results confirmed or disputed at
 a table, closed or corrected by the organizer (some refused: still playing,
 already final, no reason, a wrong order, a table of another round); forms
-now and then stale.
+now and then stale.  Some tournaments play in the app: their tables are
+dealt, computer players fill them to four when allowed, and people's turns
+are played through ``services.play.act`` (refused once the organizer closed
+the table); such a table's result needs nobody's confirmation.
 
 After every step, for every tournament:
 
@@ -23,7 +26,8 @@ After every step, for every tournament:
 - every table's status and counted places are the model's, recomputed from
   the raw rows: the engine's replay of its hands, ranked as the rulebooks
   rank a match (winners, then players in by lower total, then players out,
-  the latest out first), and the latest result row said about it;
+  the latest out first) among the tournament's players (never a computer
+  player), and the latest result row said about it;
 - the standings (tournament points shared on ties, hand points, places), the
   pot and the prizes (adding up to the pot) are the model's.
 """
@@ -43,12 +47,15 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import GameTable, Hand, TableResult, Tournament, TournamentPlayer, TournamentRound
+from companion.models import Deal, GameTable, Hand, TableResult, Tournament, TournamentPlayer, TournamentRound
 from companion.rules import ChinchonError, get_rules, replay_match
 from companion.rules.names import name_key
 from companion.services import tournaments as service
-from companion.services.scoreboard import HandInput, store_hand, undo_last
+from companion.services.play import act, current_deal, deal_next, game_of
+from companion.services.scoreboard import HandInput, Summary, standing, store_hand, undo_last
 from companion.services.unit import StaleError, transaction
+
+from .test_tournament_digital import PACE, person_turn
 
 NAMES = ["Ana", "Ben", "Carla", "Dani", "Eva", "Fede", "Gus", "Hugo", "Iris", "Juan", "Kim", "Lola", "Mar", "Nico"]
 MAX_TOURNAMENTS = 3
@@ -68,6 +75,13 @@ class MTable:
     version: int = 1
     #: A hand was ever stored here (an undone one stays in the history).
     played: bool = False
+    #: Dealt by the app; its first ``people`` seats are the tournament's
+    #: players, the rest computer players.
+    digital: bool = False
+    people: int = 0
+
+    def __post_init__(self) -> None:
+        self.people = self.people or len(self.names)
 
 
 @dataclass
@@ -82,7 +96,9 @@ class MTournament:
     entry_cents: int
     prizes: tuple[int, ...]
     target: int
-    players: dict[str, int | None]  # name → withdrawn after (None: still in)
+    players: dict[str, int | None]
+    play: str = "cards"
+    bots: str = ""  # name → withdrawn after (None: still in)
     rounds: list[list[MTable]] = field(default_factory=list)
     version: int = 1
 
@@ -116,7 +132,7 @@ def live_places(t: MTable) -> list[tuple[int, int]]:
             return (1, 0, state.totals[name])
         return (2, -out_in[name], state.totals[name])
 
-    keys = {s: key(s) for s in range(len(t.names))}
+    keys = {s: key(s) for s in range(t.people)}
     order = sorted(keys, key=lambda s: (keys[s], s))
     return [(s, 1 + sum(k < keys[s] for k in keys.values())) for s in order]
 
@@ -134,8 +150,10 @@ def status_of(t: MTable) -> tuple[str, list[tuple[int, int]]]:
             return "finished", places
         if version == t.version and kind == "confirmed" and played_out(t):
             return "finished", live
-        if version == t.version and kind == "disputed":
+        if version == t.version and kind == "disputed" and not t.digital:
             return "disputed", live
+    if t.digital:
+        return ("finished" if played_out(t) else "playing"), live
     return ("waiting" if played_out(t) else "playing"), live
 
 
@@ -222,6 +240,7 @@ def raw_rows() -> dict:
         "tables": [(t.id, t.version, t.round_id, t.closed_at) for t in db.session.scalars(select(GameTable))],
         "hands": [(h.id, h.undone_at) for h in db.session.scalars(select(Hand))],
         "results": [(r.id, r.kind, r.version) for r in db.session.scalars(select(TableResult))],
+        "deals": [(d.id, d.version, d.hand_id) for d in db.session.scalars(select(Deal))],
     }
 
 
@@ -229,7 +248,8 @@ class TournamentMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.tournaments: list[MTournament] = []
-        for model in (TableResult, Hand, GameTable, TournamentRound, TournamentPlayer, Tournament):
+        self.modelled: set[int] = set()  # the hands of the app's deals the model has counted
+        for model in (TableResult, Deal, Hand, GameTable, TournamentRound, TournamentPlayer, Tournament):
             db.session.query(model).delete()
         db.session.commit()
 
@@ -276,8 +296,10 @@ class TournamentMachine(RuleBasedStateMachine):
         entry=st.sampled_from(["0", "5", "2.50"]),
         prizes=st.sampled_from([(100,), (60, 30, 10), (70, 30), (50, 40)]),
         goal=st.sampled_from([30, 50]),
+        play=st.sampled_from(["cards", "cards", "hotseat"]),
+        bots=st.sampled_from(["", "", "simple"]),
     )
-    def create(self, data, format, count, advance, rounds, round_hands, scale, reseat, entry, prizes, goal):
+    def create(self, data, format, count, advance, rounds, round_hands, scale, reseat, entry, prizes, goal, play, bots):
         names = data.draw(st.permutations(NAMES))[:count]
         if data.draw(st.booleans()) and names:
             names = [*names, names[0].upper()]  # the same player twice
@@ -290,12 +312,16 @@ class TournamentMachine(RuleBasedStateMachine):
             reseat=reseat,
             entry=Decimal(entry),
             prizes=prizes,
+            play=play,
+            bots=bots,
         )
         refusal = None
         if len(names) < 3:
             refusal = "players_few"
         elif len({name_key(n) for n in names}) < len(names):
             refusal = "name_twice"
+        elif bots and play == "cards":
+            refusal = "bots_cards"
         elif advance == 3:
             refusal = "advance"
         elif scale in ((1, 2), (0, 0)):
@@ -308,7 +334,8 @@ class TournamentMachine(RuleBasedStateMachine):
                 name="Copa",
                 players=names,
                 preset="classic",
-                overrides={"target": goal, "reentries": 0},
+                # In the app a Chinchón scores -50 here, so that every hand is points (the model's events).
+                overrides={"target": goal, "reentries": 0, **({"chinchon": -50} if play != "cards" else {})},
                 settings=settings_,
                 seed=data.draw(st.integers(1, 10_000)),
             )
@@ -328,6 +355,8 @@ class TournamentMachine(RuleBasedStateMachine):
                     prizes=prizes,
                     target=goal,
                     players=dict.fromkeys(names),
+                    play=play,
+                    bots=bots,
                 )
             )
 
@@ -384,20 +413,24 @@ class TournamentMachine(RuleBasedStateMachine):
         if m.format == "points" and m.rounds and m.reseat == "standing":
             expected_top = [n for _p, n, _pts, _h in standings(m) if n in set(seated)]
         round_ = self.attempt(
-            lambda: service.start_round(self.row(m), version), refusal, stale=stale and refusal is None
+            lambda: service.start_round(self.row(m), version, PACE), refusal, stale=stale and refusal is None
         )
         if round_ is None:
             return
         m.version += 1
-        tables = [
-            MTable(t.id, list(t.names), m.target, m.round_hands if m.format == "points" and m.round_hands else None)
-            for t in round_.tables
-        ]
-        assert sorted(n for t in tables for n in t.names) == sorted(seated)
-        sizes = [len(t.names) for t in tables]
+        limit = m.round_hands if m.format == "points" and m.round_hands else None
+        tables = []
+        for t in round_.tables:
+            people = sum(p.kind == "human" for p in t.players)
+            tables.append(MTable(t.id, list(t.names), m.target, limit, digital=m.play != "cards", people=people))
+            assert [p.kind for p in t.players] == ["human"] * people + [m.bots] * (len(t.players) - people)
+            assert len(t.players) == (max(people, 4) if m.bots else people)
+            assert t.kind == ("digital" if m.play != "cards" else "physical"), t.kind
+        assert sorted(n for t in tables for n in t.names[: t.people]) == sorted(seated)
+        sizes = [t.people for t in tables]
         assert all(3 <= s <= 5 for s in sizes) or (m.rounds and sizes == [2]), sizes
         if expected_top is not None:
-            assert tables[0].names == expected_top[: len(tables[0].names)]
+            assert tables[0].names[: tables[0].people] == expected_top[: tables[0].people]
         m.rounds.append(tables)
         SEEN[f"{m.format}: round {len(m.rounds)} seated"] += 1
 
@@ -421,10 +454,13 @@ class TournamentMachine(RuleBasedStateMachine):
         m = data.draw(st.sampled_from([m for m in self.tournaments if m.rounds]))
         return m, data.draw(st.sampled_from(m.rounds[-1]))
 
-    @precondition(lambda self: any(m.rounds for m in self.tournaments))
+    def physical_tables(self) -> list[MTable]:
+        return [t for m in self.tournaments if m.rounds for t in m.rounds[-1] if not t.digital]
+
+    @precondition(lambda self: self.physical_tables())
     @rule(data=st.data())
     def hand(self, data):
-        _tournament, t = self.current_table(data)
+        t = data.draw(st.sampled_from(self.physical_tables()))
         state, _ = match_of(t)
         still = [n for n in t.names if n not in state.out]
         closer = data.draw(st.sampled_from(still or t.names))
@@ -454,6 +490,8 @@ class TournamentMachine(RuleBasedStateMachine):
         points: players go out fast), then a confirmation where one is due."""
         m = data.draw(st.sampled_from([m for m in self.tournaments if m.rounds]))
         for t in m.rounds[-1]:
+            while t.digital and not played_out(t) and not closed_to_writes(t):
+                self.play_digital_hand(t)
             while not played_out(t) and not closed_to_writes(t):
                 state, _ = match_of(t)
                 still = [n for n in t.names if n not in state.out]
@@ -474,6 +512,52 @@ class TournamentMachine(RuleBasedStateMachine):
                 self.attempt(lambda t=t, by=losers[0]: service.confirm_result(self.table_row(t), t.version, by), None)
                 t.version += 1
                 t.results.append(("confirmed", places, t.version))
+
+    # -- at the app's tables ------------------------------------------------------------------
+    def digital_tables(self, *, open_: bool = True) -> list[MTable]:
+        """The round's tables dealt by the app: still to play (or closed by the organizer mid-hand)."""
+        tables = [t for m in self.tournaments if m.rounds for t in m.rounds[-1] if t.digital]
+        if open_:
+            return [t for t in tables if not played_out(t) and not closed_to_writes(t)]
+        return [t for t in tables if t.closed and current_deal(self.table_row(t)).state["phase"] != "over"]
+
+    def play_digital_hand(self, t: MTable) -> None:
+        """People's turns through ``act`` (computer players move by
+        themselves) until the next hand is stored; a void one is dealt again.
+        The model takes the hand's points from the engine's settlement of the
+        deal's own cards, not from the scoreboard."""
+        table = self.table_row(t)
+        for _ in range(500):
+            deal = current_deal(table)
+            if deal.state["phase"] == "over":
+                if deal.hand_id is not None and deal.hand_id not in self.modelled:
+                    game = game_of(table, deal)
+                    result = game.settle({})
+                    t.hands.append({t.names[deal.seats[i]]: r.points for i, r in enumerate(result.results)})
+                    t.version += 1
+                    t.played = True
+                    self.modelled.add(deal.hand_id)
+                    SEEN["hands played in the app"] += 1
+                    return
+                self.attempt(lambda deal=deal: deal_next(table, deal, deal.version, PACE), None)
+                continue
+            person_turn(table)
+        raise AssertionError("a hand in the app never ended")
+
+    @precondition(lambda self: self.digital_tables())
+    @rule(data=st.data())
+    def a_hand_in_the_app(self, data):
+        self.play_digital_hand(data.draw(st.sampled_from(self.digital_tables())))
+
+    @precondition(lambda self: self.digital_tables(open_=False))
+    @rule(data=st.data())
+    def a_move_at_a_closed_table_in_the_app(self, data):
+        t = data.draw(st.sampled_from(self.digital_tables(open_=False)))
+        table = self.table_row(t)
+        deal = current_deal(table)
+        seat = game_of(table, deal).turn
+        self.attempt(lambda: act(table, deal, seat, deal.version, "stock", pace=PACE), "table_closed")
+        SEEN["moves refused at a closed table"] += 1
 
     def confirmed_tables(self) -> list[MTable]:
         return [
@@ -499,7 +583,7 @@ class TournamentMachine(RuleBasedStateMachine):
     @precondition(lambda self: any(t.hands for m in self.tournaments for r in m.rounds for t in r))
     @rule(data=st.data())
     def undo_hand(self, data):
-        tables = [(m, t) for m in self.tournaments if m.rounds for t in m.rounds[-1] if t.hands]
+        tables = [(m, t) for m in self.tournaments if m.rounds for t in m.rounds[-1] if t.hands and not t.digital]
         if not tables:
             return
         _tournament, t = data.draw(st.sampled_from(tables))
@@ -515,13 +599,15 @@ class TournamentMachine(RuleBasedStateMachine):
         status, places = status_of(t)
         winners = [t.names[s] for s, p in places if p == 1]
         refusal = None
-        if status == "finished":
+        if t.digital:
+            refusal = "result_digital"
+        elif status == "finished":
             refusal = "result_final"
         elif confirm and status == "disputed":
             refusal = "result_disputed"
         elif confirm and not played_out(t):
             refusal = "table_playing"
-        elif not 0 <= seat < len(t.names):
+        elif not 0 <= seat < t.people:
             refusal = "unknown_player"
         elif confirm and t.names[seat] in winners and len(winners) < len(t.names):
             refusal = "confirm_by_winner"
@@ -540,14 +626,14 @@ class TournamentMachine(RuleBasedStateMachine):
         m, t = self.current_table(data)
         version, stale = self.version(data, m.version)
         status, places = status_of(t)
-        order = data.draw(st.permutations(range(len(t.names))))
+        order = data.draw(st.permutations(range(t.people)))
         if data.draw(st.integers(0, 5)) == 0:
             order = order[:-1]
         if close:
             refusal = "result_final" if status == "finished" else None
             call = lambda: service.close_table(self.row(m), version, t.id)  # noqa: E731
         else:
-            refusal = "order" if len(order) < len(t.names) else None if reason.strip() else "reason_missing"
+            refusal = "order" if len(order) < t.people else None if reason.strip() else "reason_missing"
             call = lambda: service.correct_result(self.row(m), version, t.id, order, reason)  # noqa: E731
         if self.attempt(call, refusal, stale=stale and refusal is None):
             m.version += 1
@@ -566,7 +652,7 @@ class TournamentMachine(RuleBasedStateMachine):
             return
         t = data.draw(st.sampled_from(m.rounds[0]))
         self.attempt(
-            lambda: service.correct_result(self.row(m), m.version, t.id, list(range(len(t.names))), "late"),
+            lambda: service.correct_result(self.row(m), m.version, t.id, list(range(t.people)), "late"),
             "unknown_table",
         )
 
@@ -581,6 +667,8 @@ class TournamentMachine(RuleBasedStateMachine):
             for (_round, statuses), tables in zip(view.rounds, m.rounds, strict=True):
                 for s, t in zip(statuses, tables, strict=True):
                     assert s.table.version == t.version
+                    assert s.table.summary_version == t.version  # written with the table, never replayed here
+                    assert s.summary == Summary.of(standing(s.table))
                     assert (s.status, [tuple(p) for p in s.places]) == status_of(t), t.id
             assert view.in_play == in_play(m) and view.over == over(m)
             SEEN[f"{m.format}: over"] += view.over
@@ -589,7 +677,7 @@ class TournamentMachine(RuleBasedStateMachine):
                 assert view.going_on == going_on(m)
             lines = view.standings
             assert [(line.place, line.name, line.points, line.hand_points) for line in lines] == standings(m)
-            seated = {n for r in m.rounds for t in r for n in t.names}
+            seated = {n for r in m.rounds for t in r for n in t.names[: t.people]}
             assert view.pot_cents == m.entry_cents * len(seated)
             if view.over and m.entry_cents:
                 assert sum(view.prizes.values()) == view.pot_cents

@@ -12,11 +12,14 @@ import re
 import pytest
 from sqlalchemy import select
 
+from companion import create_app
 from companion.extensions import db
 from companion.models import GameTable, TableResult, Tournament
 from companion.services import tournaments as service
+from companion.services.play import current_deal
 from companion.services.transfer import export_tournament, import_tournament
 
+from ..services.test_tournament_digital import play_hand
 from .helpers import csrf, enter_points, field
 
 EIGHT = "Ana\nBen\nCarla\nDani\nEva\nFede\nGus\nHugo"
@@ -228,7 +231,7 @@ def test_the_organizer_corrects_a_table_with_a_reason_shown_everywhere(client, a
     assert "corrected by the organizer: Ana left early" in client.get(f"/t/{link}").get_data(as_text=True)
 
 
-def test_the_exports_hold_the_whole_tournament_and_csv_opens_as_excel_would(client, app):
+def test_the_exports_hold_the_whole_tournament_and_csv_opens_as_excel_would(client, app, tmp_path):
     token = create(client, entry="2,50", prizes="70-30")
     post(client, token, "/rounds")
     for link in table_links(client, token):
@@ -252,6 +255,20 @@ def test_the_exports_hold_the_whole_tournament_and_csv_opens_as_excel_would(clie
         db.session.commit()
         assert service.overview(copy).standings == before
         assert export_tournament(copy) == data
+    # The same file through `flask import`, into another database, once.
+    dump = tmp_path / "cup.json"
+    dump.write_text(json.dumps(data), encoding="utf-8")
+    other = create_app({**app.config, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'other.sqlite'}"})
+    with other.app_context():
+        db.create_all()
+    first = other.test_cli_runner().invoke(args=["import", str(dump)])
+    assert "imported the tournament 'Copa del Bar' with 2 table(s)" in first.output, first.output
+    assert "already here" in other.test_cli_runner().invoke(args=["import", str(dump)]).output
+    with other.app_context():
+        assert [line.name for line in service.overview(db.session.scalar(select(Tournament))).standings] == [
+            line.name for line in before
+        ]
+        db.engine.dispose()
 
 
 def test_the_player_link_opens_tables_the_watch_link_only_watches(client, app):
@@ -331,3 +348,91 @@ def test_spanish_pages_write_shared_points_with_a_comma_and_offer_the_local_curr
     knockout = create(client)
     rows = list(csv.reader(io.StringIO(client.get(f"/c/{knockout}/standings.csv").get_data().decode("utf-8-sig"))))
     assert "Tournament points" not in rows[0]
+
+
+# -- tables played in the app -------------------------------------------------------------------------
+def test_a_tournament_in_the_app_is_dealt_and_played_on_its_tables_player_link(client, app):
+    """The organizer hands each table its player link: on a hot-seat table it
+    is the phone passed round (the owner's stays with the organizer); a
+    computer player fills the table of three; the result needs nobody's
+    confirmation; no rematch and no next deal once the round's hand is in."""
+    token = create(
+        client, players="Ana\nBen\nCarla", play="hotseat", bots="simple", format="points", rounds="1", round_hands="1"
+    )
+    assert post(client, token, "/rounds").status_code == 303
+    (link,) = table_links(client, token)
+    with app.app_context():
+        table = db.session.scalar(select(GameTable).where(GameTable.player_token == link))
+        assert table.kind == "digital" and table.names[3] == "Bot 1" and table.players[3].kind == "simple"
+        deal, watch = current_deal(table), table.watch_token
+        person = table.players[deal.seats[deal.state["turn"]]].kind == "human"
+    page = client.get(f"/t/{link}/play").get_data(as_text=True)
+    assert "Round 1 · Table 1" in page and "Tournament standings" in page and "Bot 1" in page
+    move = {"csrf_token": csrf(client), "version": deal.version, "action": "stock"}
+    assert client.post(f"/t/{watch}/play", data=move).status_code == 403
+    if person:
+        assert client.post(f"/t/{link}/play", data=move).status_code == 303
+        with app.app_context():
+            assert current_deal(db.session.get(GameTable, table.id)).version == deal.version + 1
+    with app.app_context():
+        play_hand(db.session.get(GameTable, table.id))
+        over = current_deal(db.session.get(GameTable, table.id))
+        view = service.overview(tournament(app, token))
+        assert view.over and [s.status for s in view.current] == ["finished"]
+        assert [s.result for s in view.current] == [None]  # nobody had to confirm
+        assert "Bot 1" not in [line.name for line in view.standings]
+    page = client.get(f"/t/{link}/play").get_data(as_text=True)
+    assert "played in the app" in page
+    assert "Deal the next hand" not in page and "Rematch" not in page and "Confirm:" not in page
+    again = {"csrf_token": csrf(client), "version": over.version, "deal": over.id, "action": "next"}
+    assert client.post(f"/t/{link}/play", data=again).status_code == 303  # refused, said on the page it came from
+    assert "This round is 1 hand: it is over at this table." in client.get(f"/t/{link}/play").get_data(as_text=True)
+
+
+def test_the_organizer_hands_out_a_link_per_player_when_each_plays_on_their_own_phone(client, app):
+    token = create(client, players="Ana\nBen\nCarla\nDani", play="devices")
+    assert post(client, token, "/rounds").status_code == 303
+    with app.app_context():
+        cup = tournament(app, token)
+        seats = [p.seat_token for p in cup.played_rounds[0].tables[0].players]
+        players_link = cup.player_token
+    assert all(seats)
+    dashboard = client.get(f"/c/{token}").get_data(as_text=True)
+    for seat in seats:
+        assert f"/s/{seat}" in dashboard and f"/s/{seat}/qr.svg" in dashboard
+    players_view = client.get(f"/c/{players_link}").get_data(as_text=True)
+    assert not any(seat in players_view for seat in seats)  # only the organizer's link shows them
+    assert "Round 1 · Table 1" in client.get(f"/s/{seats[0]}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"play": "cards", "bots": "good"}, "only fill tables played in the app"),
+        ({"play": "online"}, "Not a valid choice"),
+    ],
+)
+def test_a_bad_choice_of_tables_is_refused_by_its_field(client, app, changes, message):
+    response = client.post("/tournaments/new", data=form_data(client, **changes))
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(Tournament)) is None
+
+
+def test_the_dashboard_shows_the_first_twenty_and_links_every_players_line(client, app):
+    names = "\n".join(f"Player {i:02d}" for i in range(24))
+    token = create(client, players=names, format="points")
+    with app.app_context():
+        cup = tournament(app, token)
+        watch = cup.watch_token
+        expected = [line.name for line in service.overview(cup).standings]
+    dashboard = client.get(f"/c/{token}").get_data(as_text=True)
+    assert re.findall(r'data-name="([^"]+)"', dashboard) == expected[:20]
+    assert f'href="/c/{token}/standings">All 24 players' in dashboard
+    page = client.get(f"/c/{watch}/standings")
+    assert page.status_code == 200
+    assert re.findall(r'data-name="([^"]+)"', page.get_data(as_text=True)) == expected
+    assert "All 24 players" not in page.get_data(as_text=True)
+    html = client.get(f"/c/{watch}/standings").get_data(as_text=True)
+    since = re.search(r"standings\?since=([^\"&]+)", html).group(1)
+    assert client.get(f"/c/{watch}/standings?since={since}").status_code == 204
