@@ -225,15 +225,16 @@ def forbid(link: Link) -> None:
         message = _("This link enters hands; only the table's owner link can change the settings or delete the table.")
     else:
         message = _("This link cannot do that here.")
+    label = None  # "Back to the table"
     if link.role == SEAT and link.player is not None:
-        back = url_for("play.seat", seat_token=link.player.seat_token)
+        back, label = url_for("play.seat", seat_token=link.player.seat_token), _("Back to the game")
     elif link.group is not None:
-        back = url_for("groups.page", token=link.token_for(link.role))
+        back, label = url_for("groups.page", token=link.token_for(link.role)), _("Back to the group")
     elif link.tournament is not None:
-        back = url_for("tournaments.page", token=link.token_for(link.role))
+        back, label = url_for("tournaments.page", token=link.token_for(link.role)), _("Back to the tournament")
     else:
         back = url_for("tables.scoreboard", token=link.token_for(link.role))
-    page = render_template("error.html", code=403, message=message, back=back)
+    page = render_template("error.html", code=403, message=message, back=back, back_label=label)
     abort(make_response(page, 403))
 
 

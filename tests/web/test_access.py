@@ -235,3 +235,20 @@ def test_a_qr_code_holds_only_a_link_at_or_below_its_own(client, links, role, to
     else:
         assert response.status_code == 200
         assert response.get_data(as_text=True) == qr_of(f"http://localhost/t/{tokens[shows]}")
+
+
+@pytest.mark.parametrize(
+    "kind, role, path, back",
+    [
+        ("tournament", PLAYER, "/c/{token}/rounds", ("/c/{token}", "Back to the tournament")),
+        ("group", PLAYER, "/g/{token}/settings", ("/g/{token}", "Back to the group")),
+        ("physical", WATCH, "/t/{token}/undo", ("/t/{token}", "Back to the table")),
+    ],
+)
+def test_a_refusal_leads_back_to_what_the_link_opens(client, links, kind, role, path, back):
+    token = links[kind][role]
+    response = client.post(path.format(token=token), data={"csrf_token": csrf(client)})
+    assert response.status_code == 403
+    html = response.get_data(as_text=True)
+    href, label = back
+    assert f'<a class="button primary" href="{href.format(token=token)}">{label}</a>' in html

@@ -436,3 +436,20 @@ def test_the_dashboard_shows_the_first_twenty_and_links_every_players_line(clien
     html = client.get(f"/c/{watch}/standings").get_data(as_text=True)
     since = re.search(r"standings\?since=([^\"&]+)", html).group(1)
     assert client.get(f"/c/{watch}/standings?since={since}").status_code == 204
+
+
+def test_deleting_a_tournament_takes_its_tables_and_its_links_then_say_so(client, app):
+    token = create(client)
+    assert post(client, token, "/rounds").status_code == 303
+    links = table_links(client, token)
+    with app.app_context():
+        watch = tournament(app, token).watch_token
+    refused = post(client, token, "/delete")
+    assert refused.status_code == 400 and "Tick the box" in refused.get_data(as_text=True)
+    assert post(client, token, "/delete", confirm="delete").status_code == 303
+    with app.app_context():
+        assert db.session.scalar(select(Tournament)) is None and db.session.scalar(select(GameTable)) is None
+    for url in (f"/c/{token}", f"/c/{watch}/wall", f"/t/{links[0]}"):
+        gone = client.get(url)
+        assert gone.status_code == 404
+        assert "what it opened was deleted" in gone.get_data(as_text=True)
