@@ -71,12 +71,13 @@ class TournamentError(ChinchonError):
 
 def table_sizes(players: int, *, first_round: bool = True) -> list[int]:
     """Tables of 3–5 seating ``players``, largest first, as even as possible
-    and as close to four a table as possible (fewer tables on a tie).  A
-    later round may end at one table of two (a heads-up final); the first
-    round never seats a table of two.
+    and as close to four a table as possible; on a tie the smaller tables
+    (ten players sit 4-3-3, not 5-5: five hands of seven leave a 40-card
+    pack four cards of stock).  A later round may end at one table of two
+    (a heads-up final); the first round never seats a table of two.
 
-    >>> table_sizes(16), table_sizes(18), table_sizes(7), table_sizes(5)
-    ([4, 4, 4, 4], [5, 5, 4, 4], [4, 3], [5])
+    >>> table_sizes(16), table_sizes(18), table_sizes(10), table_sizes(7), table_sizes(5)
+    ([4, 4, 4, 4], [4, 4, 4, 3, 3], [4, 3, 3], [4, 3], [5])
     >>> table_sizes(2, first_round=False)
     [2]
     """
@@ -92,7 +93,7 @@ def table_sizes(players: int, *, first_round: bool = True) -> list[int]:
         sizes = [low + 1] * extra + [low] * (count - extra)
         if sizes[-1] >= MIN_TABLE and sizes[0] <= MAX_TABLE:
             off = sum(abs(s - BEST_TABLE) for s in sizes)
-            if best is None or off < best[0]:
+            if best is None or off <= best[0]:  # counts go up: a tie takes the smaller tables
                 best = (off, count)
     assert best is not None  # every count from 3 players up has a seating
     low, extra = divmod(players, best[1])

@@ -32,6 +32,8 @@ LONGEST_FIRST = (
     "test_play_match.py::test_a_whole_match_on_three_phones",
     "test_tapped_hand.py::test_layoff_referee_judges_the_tapped_cards",
     "test_tournament_flow.py::test_a_tournament_in_the_app_on_one_phone_per_table",
+    "test_tournament_full.py::test_a_10_player_tournament_of_three_rounds_on_points",
+    "test_tournament_full.py::test_a_12_player_knockout_from_the_form_to_the_final_table",
     "test_groups_flow.py::test_a_group_evening",
     "test_table_flow.py::test_a_four_player_evening",
     "test_tapped_hand.py::test_close_checker_judges_the_tapped_cards",
