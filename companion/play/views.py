@@ -16,8 +16,7 @@ Who may do what on a digital table (the links of ``access.py`` plus seats):
 
 from __future__ import annotations
 
-import segno
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, FieldList, RadioField, SelectField
@@ -50,6 +49,7 @@ from ..web.forms import KIND_CHOICES, MAX_PLAYERS, MODE_CHOICES, TableForm, tabl
 from ..web.group_form import group_for_form
 from ..web.messages import FormError, error_text
 from ..web.pace import play_pace
+from ..web.qr import qr_response
 from ..web.templating import render_page
 from . import bp
 from .presenters import seat_page
@@ -501,6 +501,4 @@ def _decide_reentry(game_table: GameTable, seat: int | None) -> None:
 def seat_qr(seat_token: str):
     seat_of_token(seat_token)
     link = url_for("play.seat", seat_token=seat_token, _external=True)
-    return Response(
-        segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff"), mimetype="image/svg+xml"
-    )
+    return qr_response(link)

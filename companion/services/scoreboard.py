@@ -158,6 +158,20 @@ def verify_open(table: GameTable, field: str = "closer") -> None:
         raise ServiceError("result_final", field)
 
 
+def verify_next_hand(table: GameTable, current: Standing) -> None:
+    """The table may take its next hand: open (:func:`verify_open`), the
+    match not over, nobody out still to say whether they buy back in, and a
+    tournament round's hands not all in.  The hand page asks before it
+    shows the grid; :func:`store_hand` before it stores."""
+    verify_open(table)
+    if current.state.finished:
+        raise ServiceError("match_over", "closer")
+    if current.pending_reentries:
+        raise ServiceError("reentry_pending", "closer", names=[table.names[s] for s in current.pending_reentries])
+    if table.hand_limit is not None and current.last_number >= table.hand_limit:
+        raise ServiceError("hand_limit", "closer", count=table.hand_limit)
+
+
 # -- where the match stands -------------------------------------------------------
 @dataclass
 class HandRow:
@@ -614,12 +628,8 @@ def store_hand(
     check_new_submission(Hand, table, submission)
     verify_open(table)
     current = standing(table)
-    if replaces is None and current.state.finished:
-        raise ServiceError("match_over", "closer")
-    if replaces is None and current.pending_reentries:
-        raise ServiceError("reentry_pending", "closer", names=[table.names[s] for s in current.pending_reentries])
-    if replaces is None and table.hand_limit is not None and current.last_number >= table.hand_limit:
-        raise ServiceError("hand_limit", "closer", count=table.hand_limit)
+    if replaces is None:
+        verify_next_hand(table, current)
     before = standing_before(table, replaces) if replaces else current
     if data.closer not in before.seats_in:
         raise ServiceError("closer_out", "closer")

@@ -32,7 +32,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..bots import BOTS
 from ..extensions import db
-from ..models import GameTable, Group, TableResult, Tournament, TournamentPlayer, TournamentRound, now
+from ..models import Deal, GameTable, Group, TableResult, Tournament, TournamentPlayer, TournamentRound, now
 from ..rules import get_rules
 from ..rules.match import NAME_LENGTH
 from ..rules.names import name_key, normalize_name
@@ -357,10 +357,10 @@ class Overview:
             return self.number >= self.tournament.rounds
         return len(self.current) == 1
 
-    @property
+    @cached_property
     def undoable(self) -> bool:
-        """The last round's start may be taken back: no hand and no result at its tables yet."""
-        return bool(self.rounds) and not any(s.table.hands or s.table.results for s in self.current)
+        """The last round's start may be taken back: nothing played at its tables yet."""
+        return bool(self.rounds) and not played_at([s.table for s in self.current])
 
     @cached_property
     def standings(self) -> list[Line]:
@@ -497,6 +497,17 @@ def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAUL
     return round_
 
 
+def played_at(tables: Sequence[GameTable]) -> bool:
+    """Something was played at one of these tables: a write to it (a hand,
+    even one undone since, a re-entry, a result: its version moved on), or a
+    move in a deal of the app (one query for all of them)."""
+    if any(t.version > 1 for t in tables):
+        return True
+    dealt = [t.id for t in tables if t.kind == "digital"]
+    moved = select(func.count(Deal.id)).where(Deal.table_id.in_(dealt), Deal.version > 1)
+    return bool(dealt) and bool(db.session.scalar(moved))
+
+
 def bot_names(taken: Sequence[str], count: int) -> list[str]:
     """Names for ``count`` computer players that no player at the table has."""
     keys = {name_key(n) for n in taken}
@@ -511,7 +522,7 @@ def undo_round(tournament: Tournament, version: int | None) -> TournamentRound:
     if not rounds:
         raise ServiceError("no_round", "round")
     last = rounds[-1]
-    if any(t.hands or t.results or t.reentries for t in last.tables):
+    if played_at(last.tables):
         raise ServiceError("round_played", "round", round=last.number)
     claim(tournament, version)
     for table in list(last.tables):

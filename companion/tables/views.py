@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 
-import segno
 from flask import Response, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -29,6 +27,7 @@ from ..services.scoreboard import (
     store_hand,
     store_mixed_hand,
     undo_last,
+    verify_next_hand,
 )
 from ..services.scoreboard import (
     delete_table as delete_table_record,
@@ -43,6 +42,7 @@ from ..web.forms import SettingsForm, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.house_rules import signed
 from ..web.messages import FormError, error_text, stale_text
+from ..web.qr import qr_response
 from ..web.rules_text import table_rules_line
 from ..web.templating import render_page
 from . import bp
@@ -170,10 +170,7 @@ def qr(token: str):
     if target not in (PLAYER, WATCH):
         abort(404)
     url = url_for("tables.scoreboard", token=link.token_for(target), _external=True)
-    out = io.BytesIO()
-    # A standalone SVG file (with its namespace); an inline fragment shows as alt text in <img>.
-    segno.make(url, error="m").save(out, kind="svg", scale=5, dark="#000", light="#fff", xmldecl=False)
-    return Response(out.getvalue(), mimetype="image/svg+xml")
+    return qr_response(url)
 
 
 @bp.post("/t/<token>/reentry")
@@ -442,6 +439,12 @@ def new_hand(token: str):
         flash(_("The match is over."), "error")
         return redirect(url_for("tables.scoreboard", token=token)), 303
     if request.method == "GET":
+        try:
+            verify_next_hand(table, current)
+        except ServiceError as refused:  # a tournament's table closed or played out: no grid to tap in vain
+            if refused.params["key"] in ("table_closed", "result_final", "hand_limit"):
+                flash(error_text(refused), "error")
+                return redirect(url_for("tables.scoreboard", token=token)), 303
         closer = request.args.get("closer", type=int)  # picked on the scoreboard: one tap less
         state = EntryState(version=table.version, closer=closer if closer in current.seats_in else None)
         state.active = str(state.closer) if state.closer is not None else ""

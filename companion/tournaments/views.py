@@ -3,11 +3,9 @@ spectators' pages, the wall for a TV, seating lists and exports."""
 
 from __future__ import annotations
 
-import io
 import json
 from decimal import Decimal
 
-import segno
 from flask import Response, abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal
 from flask_babel import gettext as _
@@ -37,6 +35,7 @@ from ..web.access import OWNER, PLAYER, WATCH, authorize, group_link
 from ..web.i18n import local_currency, money
 from ..web.messages import error_text
 from ..web.pace import play_pace
+from ..web.qr import qr_response
 from ..web.spreadsheet import spreadsheet
 from . import bp
 from .forms import CorrectForm, TournamentForm
@@ -177,9 +176,7 @@ def standings(token: str):
 def table_qr(token: str, table_id: int):
     table = _table_of(table_id)
     url = url_for("tables.scoreboard", token=table_token(table, g.role), _external=True)
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=5, dark="#000", light="#fff", xmldecl=False)
-    return Response(out.getvalue(), mimetype="image/svg+xml")
+    return qr_response(url)
 
 
 def _table_of(table_id: int) -> GameTable:

@@ -333,7 +333,7 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
         case "unknown_table":
             return _("That table is not in the round being played.")
         case "order":
-            return _("Give every player of the table one place.")
+            return _("Give every player of the table a different place, 1 for the best: a correction has no ties.")
         case "table_closed":
             return _("The organizer has closed this table: its result stands as it was.")
         case "hand_limit":

@@ -167,3 +167,13 @@ def test_bad_digital_settings_are_refused_and_store_nothing(change, key):
 def test_bot_names_never_take_a_players_name():
     assert service.bot_names(["Ana", "bot 1", "BOT 2"], 2) == ["Bot 3", "Bot 4"]
     assert service.bot_names(["Ana"] * 5, -1) == []
+
+
+def test_a_round_in_the_app_cannot_be_undone_once_somebody_moved():
+    tournament = new(names=SIX[:4], bots="", format=Format.KNOCKOUT)
+    start(tournament)
+    assert service.overview(tournament).undoable
+    table = tournament.played_rounds[0].tables[0]
+    person_turn(table)
+    assert not service.overview(tournament).undoable
+    refused(lambda: service.undo_round(tournament, tournament.version), "round_played")
