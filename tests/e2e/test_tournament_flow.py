@@ -64,7 +64,7 @@ def test_an_organizer_seats_a_round_and_a_table_confirms_its_result(browser: Bro
     page.fill("#target", "50")
     page.get_by_role("button", name="Create the tournament").click()
     expect(page.locator(".flash")).to_contain_text("Tournament created")
-    expect(page.locator(".status")).to_contain_text("8 players signed up")
+    expect(page.locator("p.status")).to_contain_text("8 players signed up")
     # The seating shown is the draw the round gets.
     app = LIVE_APPS[live_server]
     with app.app_context():
@@ -209,7 +209,7 @@ def test_a_tournament_in_the_app_on_one_phone_per_table(browser: Browser, live_s
         expected = [(line.place, line.name) for line in view.standings]
     assert sorted(name for _place, name in expected) == ["Ana", "Ben", "Carla"]
     page.reload()
-    expect(page.locator(".status")).to_have_text("The tournament is over.")
+    expect(page.locator("p.status")).to_have_text("The tournament is over.")
     winners = [name for place, name in expected if place == 1]
     if len(winners) == 1:
         expect(page.locator(".winner h2")).to_have_text(f"{winners[0]} wins the tournament!")

@@ -135,7 +135,7 @@ def test_a_12_player_knockout_from_the_form_to_the_final_table(browser: Browser,
             record[name] = {"reached": 1, "place": [1, 4, 3, 2][seat], "hand": totals[seat]}
     winners = [names[0] for _h, names in first]
     page.reload()
-    expect(page.locator(".status")).to_have_text("Round 1 is finished.")
+    expect(page.locator("p.status")).to_have_text("Round 1 is finished.")
     expect(page.locator(".seating li")).to_have_count(1)
     for name in winners:
         expect(page.locator(".seating li")).to_contain_text(name)
@@ -151,7 +151,7 @@ def test_a_12_player_knockout_from_the_form_to_the_final_table(browser: Browser,
         record[name] = {"reached": 2, "place": [1, 3, 2][seat], "hand": record[name]["hand"] + [2, 60, 65][seat]}
     champion = final[1][0]
     page.reload()
-    expect(page.locator(".status")).to_have_text("The tournament is over.")
+    expect(page.locator("p.status")).to_have_text("The tournament is over.")
     expect(page.locator(".winner h2")).to_have_text(f"{champion} wins the tournament!")
     keys = {n: (n != champion, -r["reached"], r["place"], r["hand"]) for n, r in record.items()}
     expected = ranked(keys)
@@ -204,7 +204,7 @@ def test_a_10_player_tournament_of_three_rounds_on_points(browser: Browser, live
         for i, (_place, name) in enumerate(expected):
             cells = rows.nth(i).locator("td.num").all_inner_texts()
             assert cells == [str(points[name]), str(hand[name])], (name, cells)
-    expect(page.locator(".status")).to_have_text("The tournament is over.")
+    expect(page.locator("p.status")).to_have_text("The tournament is over.")
     champions = [n for p, n in expected if p == 1]
     if len(champions) == 1:
         expect(page.locator(".winner h2")).to_have_text(f"{champions[0]} wins the tournament!")
