@@ -626,10 +626,11 @@ def store_hand(
     hand (or, for an edit, the replay of every later hand) breaks the rules.
     """
     check_new_submission(Hand, table, submission)
-    verify_open(table)
     current = standing(table)
     if replaces is None:
-        verify_next_hand(table, current)
+        verify_next_hand(table, current)  # open, and ready for its next hand
+    else:
+        verify_open(table)
     before = standing_before(table, replaces) if replaces else current
     if data.closer not in before.seats_in:
         raise ServiceError("closer_out", "closer")
