@@ -41,7 +41,7 @@ from ..services.play import (
 from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
 from ..services.scoreboard import reenter, standing
-from ..services.tournaments import table_status, time_left
+from ..services.tournaments import in_round
 from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
 from ..web.access import authorize, forbid, resolve
 from ..web.cookies import remember_table
@@ -234,10 +234,7 @@ def render_play(
         owner_rematch=rematch is not None and role == "owner",
         can_void=runs_table(game_table, role) and game.phase != Phase.OVER,
         confirm_void=asked_void(game_table, role) is not None,
-        in_round=table_status(game_table, current) if game_table.round_id is not None else None,
-        round_left=time_left(game_table.round.tournament, game_table.round)
-        if game_table.round_id is not None
-        else None,
+        **in_round(game_table, current),
     ), status
 
 

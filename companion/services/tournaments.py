@@ -317,6 +317,15 @@ def table_status(table: GameTable, current: Standing | None = None) -> TableStat
     return TableStatus(table, current, WAITING if played_out(table, current) else PLAYING, live, None)
 
 
+def in_round(table: GameTable, current: Standing) -> dict:
+    """What a tournament table's own pages show of its round ("Round 2 ·
+    Table 3", its status, the time left): ``in_round`` and ``round_left``,
+    both None at a table outside a tournament."""
+    if table.round_id is None:
+        return {"in_round": None, "round_left": None}
+    return {"in_round": table_status(table, current), "round_left": time_left(table.round.tournament, table.round)}
+
+
 def round_tables(round_: TournamentRound) -> list[TableStatus]:
     return [table_status(t) for t in round_.tables]
 

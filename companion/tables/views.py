@@ -34,7 +34,7 @@ from ..services.scoreboard import (
 )
 from ..services.tournaments import confirm_result as confirm_result_
 from ..services.tournaments import dispute_result as dispute_result_
-from ..services.tournaments import table_status, time_left
+from ..services.tournaments import in_round
 from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
 from ..web.access import OWNER, PLAYER, WATCH, authorize, by_hand
 from ..web.cookies import remember_table, set_cookie
@@ -121,8 +121,7 @@ def _scoreboard_page(table, token: str, role: str, error: str | None = None) -> 
         role=role,
         restorable=restorable_hand(table, current) if role != "watch" else None,
         rules_text=table_rules_line(table),
-        in_round=table_status(table, current) if table.round_id is not None else None,
-        round_left=time_left(table.round.tournament, table.round) if table.round_id is not None else None,
+        **in_round(table, current),
         error=error,
     )
 
