@@ -70,31 +70,52 @@ class ExpertBot:
         top = view.top
         if top is None or (not partners(top, list(view.hand)) and view.rules.value(top) > 4):
             return "stock"  # a high card that touches nothing held never beats a fresh one
-        plan = self.plan_cls(view, self.seed, self.pairs)
-        hand = list(view.hand)
-        stock_value = plan.value(hand, my_first=True)
-        eight = [*hand, top]
-        close = plan.close_value(eight)
-        if close is not None and close >= stock_value:
-            return "discard"
-        top_value = max(
-            plan.value(_without(eight, d), my_first=False) - plan.feed_cost(d) for d in plan.candidates(eight, top)
-        )
-        return "discard" if top_value > stock_value else "stock"
+        values = self.judge_draw(view, candidates=True)
+        return "discard" if values["discard"] > values["stock"] else "stock"
 
     def choose_end(self, view: SeatView) -> tuple[Card, bool]:
+        values = self.judge_end(view, candidates=True)
+        closes = {move: v for move, v in values.items() if move[1]}
+        throws = {move: v for move, v in values.items() if not move[1]}
+        best = max(throws, key=lambda m: (throws[m], m[0]))
+        if closes:
+            close = min(closes, key=lambda m: (-closes[m], m[0]))  # the best score, then the lowest card
+            if closes[close] >= throws[best] or closes[close] == WIN_MATCH * 3:
+                return close
+        return best
+
+    # -- the value of each move (what choose_* maximise; the hand review reads them) ------
+    def judge_draw(self, view: SeatView, *, candidates: bool = False) -> dict[Source, float]:
+        """The value of drawing from the stock and of taking the pile's card
+        (with the best discard after it), on the scale :meth:`choose_draw`
+        compares.  ``candidates``: look only at the discards worth a look."""
         plan = self.plan_cls(view, self.seed, self.pairs)
         hand = list(view.hand)
-        options = {d: plan.value(_without(hand, d), my_first=False) - plan.feed_cost(d) for d in plan.candidates(hand)}
-        best = max(options, key=lambda d: (options[d], d))
-        closing = [d for d in set(hand) if view.can_close(d)]
-        if closing:
-            scored = {d: plan.ev.close_score(_without(hand, d), view.players) for d in closing}
-            d_close = min(closing, key=lambda d: (_score(scored[d]), d))
-            now = plan.close_gain(_score(scored[d_close]))
-            if now >= options[best] or scored[d_close] == -1000:
-                return d_close, True
-        return best, False
+        values: dict[Source, float] = {"stock": plan.value(hand, my_first=True)}
+        top = view.top
+        if top is not None:
+            eight = [*hand, top]
+            throws = plan.candidates(eight, top) if candidates else [d for d in dict.fromkeys(eight) if d != top]
+            best = max(plan.value(_without(eight, d), my_first=False) - plan.feed_cost(d) for d in throws)
+            close = plan.close_value(eight)
+            values["discard"] = best if close is None else max(best, close)
+        return values
+
+    def judge_end(self, view: SeatView, *, candidates: bool = False) -> dict[tuple[Card, bool], float]:
+        """The value of each move with eight cards: ``(card, False)`` throws
+        ``card``, ``(card, True)`` closes with it face down (legal closes
+        only), on the scale :meth:`choose_end` compares."""
+        plan = self.plan_cls(view, self.seed, self.pairs)
+        hand = list(view.hand)
+        throws = plan.candidates(hand) if candidates else list(dict.fromkeys(hand))
+        values: dict[tuple[Card, bool], float] = {
+            (d, False): plan.value(_without(hand, d), my_first=False) - plan.feed_cost(d) for d in throws
+        }
+        for d in dict.fromkeys(hand):
+            if view.can_close(d):
+                score = plan.ev.close_score(_without(hand, d), view.players)
+                values[(d, True)] = plan.close_gain(_score(score))
+        return values
 
 
 def _score(score: int | None) -> int:
