@@ -9,7 +9,7 @@ from flask import jsonify
 from ..bots.advice import DEFAULT_SAMPLES, MAX_SAMPLES, advise
 from ..rules import ChinchonError, parse_cards, rules_from_json
 from . import bp
-from .views import _body, _card, _cards, _optional
+from .views import _body, _card, _cards, _flag, _optional
 
 
 def _int(data: dict[str, Any], name: str, default: int | None, low: int, high: int | None = None) -> int | None:
@@ -42,7 +42,17 @@ def advice():
     stock = _int(data, "stock", None, 0, MAX_SEEN)
     samples = _int(data, "samples", DEFAULT_SAMPLES, 1, MAX_SAMPLES)
     seed = _int(data, "seed", 0, 0, 2**31 - 1)
-    result = advise(rules, hand, seen, stock=stock, players=players, samples=samples, seed=seed)  # type: ignore[arg-type]
+    first_round = _flag(data, "first_round")
+    result = advise(
+        rules,
+        hand,
+        seen,
+        stock=stock,
+        players=players,
+        samples=samples,
+        seed=seed,
+        first_round=first_round,  # type: ignore[arg-type]
+    )
     return jsonify(
         discards=[
             {

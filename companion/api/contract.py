@@ -209,9 +209,12 @@ add(
         "to close after the next draw (exact, every unseen card equally likely); close_within_3, within "
         "the next three own draws (sampled: samples sequences, seeded by seed); expected_points, the loose "
         "points expected in the kept seven after the best next draw, should someone else close first.  "
-        "seen lists cards known to be out of reach (thrown); stock the cards left in it.",
+        "seen lists cards known to be out of reach (thrown); stock the cards left in it.  first_round: this "
+        "turn is in the first round, so (unless the rules' first_round_close allows it) 8 cards cannot close "
+        "now and 7 cannot close with this turn's draw; the later draws can.",
         request=obj(
             RULES
+            | FIRST_ROUND
             | {
                 "hand": cards(7, 8),
                 "seen": nullable({"type": "array", "items": ref("Card"), "maxItems": 104}),

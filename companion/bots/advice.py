@@ -11,19 +11,24 @@ For each possible discard ``d`` of the eight cards held after drawing, with
 - ``close_next``: the chance that after the next draw the seat can close,
   i.e. that some card of ``K + c`` can go face down leaving a legal close,
   for ``c`` uniform over the unseen cards.  Exact: every unseen card is
-  enumerated (each copy counts once).  The first-round rule is not applied.
+  enumerated (each copy counts once).  With the seven cards held before
+  drawing, the next draw is this turn's: in the first round (and unless the
+  rules let a player close then) it cannot close, so ``close_next`` is 0.
 - ``close_within_3``: the chance of being able to close after one of the
   next three own draws (fewer when ``stock`` leaves fewer before the pack
   is rebuilt), the draws being three different unseen cards at random.
   Between draws the seat keeps the seven with the fewest loose points (ties:
   it throws the higher card, then the card later in deck order).  Sampled: ``samples`` random draw sequences
-  from ``random.Random(seed)``, the same sequences for every discard.
+  from ``random.Random(seed)``, the same sequences for every discard.  Only
+  this turn's draw can be in the first round (seven cards before drawing):
+  it then closes nothing, and the draws after it may.
 - ``expected_points``: the points the seat would hold if somebody else
   closed right after its next draw — the average over the next draw ``c``
   (uniform over the unseen cards) of the fewest loose points among the
   sevens kept from ``K + c``.  Lay-offs onto the closer's melds are not
   counted (they depend on the closer's cards).  Exact.
-- ``close_now``: ``K`` is a legal close already (the first-round rule aside).
+- ``close_now``: ``K`` is a legal close already (never in the first round,
+  unless the rules allow it).
 
 ``recommended`` is the discard to play: one that closes now, with the best
 score, if any; else the highest ``close_within_3 + close_next``, then the
@@ -140,17 +145,29 @@ def next_draw(
     one is never in the first round)."""
     hand, seen = list(hand), list(seen)
     unseen = _checked(rules, hand, seen, players)
-    return _exact_rows(evaluator(rules), hand, unseen, players, first_round, {})
+    return _exact_rows(evaluator(rules), hand, unseen, players, first_round, {}, draw_now=False)
 
 
 def _exact_rows(
-    ev: HandEval, hand: list[Card], unseen: list[Card], players: int | None, first_round: bool, memo: _Memo
+    ev: HandEval,
+    hand: list[Card],
+    unseen: list[Card],
+    players: int | None,
+    first_round: bool,
+    memo: _Memo,
+    *,
+    draw_now: bool,
 ) -> list[DiscardOdds]:
+    """``draw_now``: seven cards are the seven before this turn's draw, which
+    the first-round rule may keep from closing (else they are the seven kept
+    after this turn's discard, and the next draw is a later turn's)."""
     may = _may_close(ev.rules, first_round)
     rows = []
     for d, kept in _kept_options(hand):
         score = ev.close_score(kept, players) if may else None
         hits, points, outs = _one_draw(ev, kept, unseen, players, memo)
+        if d is None and draw_now and not may:
+            hits, outs = 0, ()
         rows.append(DiscardOdds(d, hits / len(unseen), 0.0, points, score is not None, score, outs, hits))
     return rows
 
@@ -170,7 +187,8 @@ def advise(
     """Odds per discard (see the module's docstring for the exact definitions).
 
     ``draws`` (1–3) overrides the number of own draws ``close_within_3``
-    counts; ``first_round`` makes ``close_now`` follow the first-round rule.
+    counts; ``first_round``: this turn is in the first round (eight cards
+    cannot close now; seven cannot close with this turn's draw).
     Raises a :class:`ChinchonError` naming the field for bad input (``hand``,
     ``hand[i]``, ``seen[i]``, ``players``, ``stock``, ``samples``, ``draws``).
     """
@@ -187,13 +205,14 @@ def advise(
         draws = 3 if stock is None else max(1, min(3, -(-stock // players)))
     ev = evaluator(rules)
     memo: _Memo = {}  # the eights met by the exact part come back as first draws of the sequences
-    rows = _exact_rows(ev, hand, unseen, players, first_round, memo)
+    rows = _exact_rows(ev, hand, unseen, players, first_round, memo, draw_now=True)
+    blocked = 1 if len(hand) == 7 and not _may_close(rules, first_round) else 0  # this turn's draw closes nothing
     rng = random.Random(seed)
     sequences = [rng.sample(unseen, min(draws, len(unseen))) for _ in range(samples)]
     rows = [
         replace(
             row,
-            close_within_3=sum(_closes_within(ev, kept, seq, players, memo) for seq in sequences) / samples,
+            close_within_3=sum(_closes_within(ev, kept, seq, players, memo, blocked) for seq in sequences) / samples,
         )
         for row, (_d, kept) in zip(rows, _kept_options(hand), strict=True)
     ]
@@ -260,10 +279,14 @@ def _one_draw(
     return hits, points / len(unseen), tuple(sorted(outs, key=lambda c: order(c, 0)))
 
 
-def _closes_within(ev: HandEval, kept: list[Card], draws: list[Card], players: int, memo: _Memo) -> bool:
-    for c in draws:
+def _closes_within(
+    ev: HandEval, kept: list[Card], draws: list[Card], players: int, memo: _Memo, blocked: int = 0
+) -> bool:
+    """Whether one of ``draws`` lets the seat close; the first ``blocked``
+    draws (in the first round) cannot."""
+    for i, c in enumerate(draws):
         kept, _, can = _best_seven(ev, [*kept, c], players, memo)
-        if can:
+        if can and i >= blocked:
             return True
     return False
 
@@ -342,7 +365,16 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
             samples,
             advice.unseen,
         )
-    stock = advise(rules, view.hand, seen, stock=view.stock_size, players=players, samples=samples, seed=seed)
+    stock = advise(
+        rules,
+        view.hand,
+        seen,
+        stock=view.stock_size,
+        players=players,
+        samples=samples,
+        seed=seed,
+        first_round=view.first_round,
+    )
     s = stock.rows[0]
     options = [HintRow("stock", None, None, s.close_next, s.close_within_3, s.expected_points)]
     if view.top is not None:

@@ -32,24 +32,31 @@ def can_close(eight, rules):
     return check_close(eight, rules).legal
 
 
-def reference(rules, hand, seen, players=2, draws=3):
+def reference(rules, hand, seen, players=2, draws=3, first_round=False):
+    """Per discard (None for seven cards): (close_next, expected_points,
+    close_within_3, close_now), enumerated.  In the first round seven cards
+    held before drawing cannot close with this turn's draw, eight cannot close
+    now; later draws are later turns."""
     unseen = unseen_cards(rules, hand, seen, players)
+    blocked = first_round and not rules.first_round_close
     out = {}
-    for d in dict.fromkeys(hand):
-        kept = kept_of(hand, d)
-        nxt = sum(can_close([*kept, c], rules) for c in unseen) / len(unseen)
+    for d in dict.fromkeys(hand) if len(hand) == 8 else [None]:
+        kept = kept_of(hand, d) if d is not None else list(hand)
+        first = 1 if blocked and d is None else 0
+        nxt = 0.0 if first else sum(can_close([*kept, c], rules) for c in unseen) / len(unseen)
         pts = sum(best_melds(keep_best([*kept, c], rules), rules).points for c in unseen) / len(unseen)
         hits = total = 0
         for seq in itertools.permutations(range(len(unseen)), min(draws, len(unseen))):
             k = kept
             total += 1
-            for i in seq:
+            for n, i in enumerate(seq):
                 eight = [*k, unseen[i]]
-                if can_close(eight, rules):
+                if n >= first and can_close(eight, rules):
                     hits += 1
                     break
                 k = keep_best(eight, rules)
-        out[d] = (nxt, pts, hits / total)
+        now = not (first_round and not rules.first_round_close) and check_close(kept, rules).legal
+        out[d] = (nxt, pts, hits / total if total else 0.0, now)
     return out
 
 
@@ -75,7 +82,7 @@ def test_close_next_and_expected_points_are_exact(hand, seen):
     ref = reference(classic, hand, seen, draws=0)
     assert len(advice.rows) == len(ref)
     for row in advice.rows:
-        nxt, pts, _ = ref[row.discard]
+        nxt, pts, *_ = ref[row.discard]
         assert row.close_next == pytest.approx(nxt, abs=1e-12)
         assert row.expected_points == pytest.approx(pts, abs=1e-12)
 
@@ -212,3 +219,71 @@ def test_next_draw_lists_the_cards_that_let_the_seat_close():
         outs = [c for c in unseen if can_close([*kept, c], classic)]
         assert list(row.outs) == sorted(set(outs), key=lambda c: classic.card_keys[c])
         assert row.hits == len(outs) and row.close_next == len(outs) / len(unseen)
+
+
+# -- the first-round rule (SPEC §3: ``first_round_close: false`` forbids closing
+# before every player has had a turn) in every figure ---------------------------------
+FIRST_ROUND = [
+    # (rules, hand, unseen cards, players): few unseen cards so every sequence is enumerated
+    (classic, "11c 11e 11b 5o 6o 7o 3c", "4o 3o 1c 12e 7c 2b", 2),  # seven before drawing, many outs
+    (classic, "11c 11e 11b 5o 6o 7o 3c 12e", "4o 3o 1c 7c 2b", 2),  # eight: closes now, but not in round one
+    (get_rules("classic", jokers=2), "* 4o 5o 6o 7c 7e 10b", "7b 10c 10e 3o 12b", 2),  # a joker held
+    (get_rules("classic", decks=2), "4o 5o 6o 7c 7c 10b 10c", "7o 10b 10e 3o 12b 7e", 5),  # two decks
+]
+
+
+def pack_except(rules, hand, unseen, players):
+    """The seen cards that leave exactly ``unseen`` out of the pack (every copy)."""
+    left = Counter(unseen_cards(rules, hand, [], players))
+    left.subtract(Counter(unseen))
+    return [c for c, n in left.items() for _ in range(n)]
+
+
+@pytest.mark.parametrize("rules,hand,unseen,players", FIRST_ROUND)
+@pytest.mark.parametrize("first_round", [True, False])
+def test_first_round_rule_holds_in_every_figure_of_the_advice(rules, hand, unseen, players, first_round):
+    """Ana's first turn: with seven cards before drawing she cannot close with
+    this draw (close_next 0; close_within_3 counts only the draws after it);
+    with eight she cannot close now.  Each figure against enumeration."""
+    hand, unseen = parse_cards(hand), parse_cards(unseen)
+    seen = pack_except(rules, hand, unseen, players)
+    advice = advise(rules, hand, seen, players=players, samples=3000, seed=2, draws=2, first_round=first_round)
+    ref = reference(rules, hand, seen, players=players, draws=2, first_round=first_round)
+    for row in advice.rows:
+        nxt, pts, within, now = ref[row.discard]
+        assert row.close_next == pytest.approx(nxt, abs=1e-12), row
+        assert row.expected_points == pytest.approx(pts, abs=1e-12), row
+        assert abs(row.close_within_3 - within) < 0.04, (row, within)
+        assert row.close_now == now, row
+    if first_round and len(hand) == 7:
+        assert advice.rows[0].close_next == 0.0 and advice.rows[0].hits == 0 and advice.rows[0].outs == ()
+    if not first_round:
+        assert any(r.close_next > 0 or r.close_now or r.close_within_3 > 0 for r in advice.rows)  # they do close
+
+
+def test_first_round_close_allowed_by_the_rules_lets_the_draw_close():
+    """Italian-style rules with first_round_close: the first-round flag changes nothing."""
+    rules = get_rules("classic", first_round_close=True)
+    hand = parse_cards("11c 11e 11b 5o 6o 7o 3c")
+    assert advise(rules, hand, samples=200, seed=1, first_round=True) == advise(rules, hand, samples=200, seed=1)
+
+
+def test_first_round_hint_before_drawing_offers_no_close_this_turn():
+    """The hint before Ana's first draw: nobody may close in the first round,
+    so the stock closes nothing this turn, though the 7 de oros (unseen)
+    would complete 5-6-7 de oros and leave 3 points; nor does the pile's card."""
+    from companion.bots import seat_view
+    from companion.bots.advice import hint
+
+    game = hint_position("4o 7e")
+    game.turns_taken = 0
+    view = seat_view(game, 0)
+    assert view.first_round
+    got = hint(view, seed=1)
+    assert got.phase == "draw" and {r.move for r in got.rows} == {"stock", "take"}
+    for row in got.rows:
+        assert row.close_next == 0.0 and row.score is None, row
+    stock = next(r for r in got.rows if r.move == "stock")
+    later = hint(seat_view(hint_position("4o 7e"), 0), seed=1)
+    assert next(r for r in later.rows if r.move == "stock").close_next > 0  # the same cards close later on
+    assert 0 < stock.close_within_3 <= next(r for r in later.rows if r.move == "stock").close_within_3

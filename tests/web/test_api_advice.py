@@ -53,6 +53,7 @@ def test_seven_cards_symbols_and_options(client):
         ({"hand": GERMAN, "samples": 0}, "samples"),
         ({"hand": GERMAN, "samples": 10**6}, "samples"),
         ({"hand": GERMAN, "seed": 1.5}, "seed"),
+        ({"hand": GERMAN, "first_round": "yes"}, "first_round"),
         ({"hand": GERMAN, "rules": {"preset": "nope"}}, "rules.preset"),
         ({"hand": GERMAN, "rules": {"preset": "sweden"}, "players": 7}, "players"),
     ],
@@ -66,4 +67,24 @@ def test_bad_advice_input_is_a_400_naming_the_field(client, body, field):
 
 def test_optional_fields_may_be_null(client):
     body = {"rules": None, "hand": GERMAN, "seen": None, "stock": None, "players": None, "samples": None, "seed": None}
+    body["first_round"] = None
     assert post(client, body).get_json()["samples"] == 400
+
+
+def test_first_round_advice_closes_nothing_this_turn(client):
+    """SPEC §3 (first_round_close false): before her first draw Ana's seven
+    cannot close with this draw, and her eight cannot close now; the later
+    draws can.  Every figure as the advisor gives it with the flag."""
+    rules = get_rules("classic")
+    for hand in (GERMAN[:7], GERMAN):
+        body = {"hand": hand, "seed": 3, "samples": 300, "first_round": True}
+        data = post(client, body).get_json()
+        expected = advise(rules, parse_cards(hand), seed=3, samples=300, first_round=True)
+        assert [(r["close_next"], r["close_within_3"], r["close_now"]) for r in data["discards"]] == [
+            (r.close_next, r.close_within_3, r.close_now) for r in expected.rows
+        ]
+        assert not any(r["close_now"] for r in data["discards"])
+    seven = post(client, {"hand": GERMAN[:7], "first_round": True}).get_json()["discards"][0]
+    assert seven["close_next"] == 0.0 < post(client, {"hand": GERMAN[:7]}).get_json()["discards"][0]["close_next"]
+    italy = post(client, {"rules": {"preset": "italy"}, "hand": GERMAN[:7], "first_round": True}).get_json()
+    assert italy["discards"][0]["close_next"] > 0  # Italian rules let a player close in the first round

@@ -289,3 +289,22 @@ def test_a_digit_python_cannot_read_as_a_number_is_no_count(client, query):
     ``int``, and the lay-offs page answered 500.  Only decimal digits count."""
     response = client.get(f"/referee/layoffs?{query}")
     assert response.status_code == 200
+
+
+def test_first_round_close_refused_but_the_odds_are_for_the_next_turn(client):
+    """SPEC §3: in the first round the German hand may not close now; the
+    checker says so, and each discard's odds are those of the next draw, a
+    later turn where the first-round rule no longer holds: every row is the
+    engine's count of closing cards."""
+    page = close(client, cards=GERMAN[0], first_round="1")
+    assert "first round" in text(page)
+    rows = dict(odds_rows(page))
+    assert len(rows) == 8
+    from companion.rules import parse_card
+    from companion.web.i18n import card_name
+
+    with client.application.test_request_context(headers={"Accept-Language": "en"}):
+        for card, (hits, unseen) in engine_odds(GERMAN[0]).items():
+            shown = rows[card_name(parse_card(str(card)), "spanish40", "spanish")]
+            assert shown.startswith(f"{round(100 * hits / unseen)}%"), (card, shown)
+    assert any(not row.startswith("0%") for row in rows.values())
