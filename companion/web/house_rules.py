@@ -26,7 +26,7 @@ from wtforms.validators import Length, NumberRange, Optional, StopValidation, Va
 
 from ..rules import DECKS, PRESETS, ChinchonError, Rules, get_rules, parse_card
 from ..rules.variants import CLOSE_MAX_DEFAULT, OPTIONS, CloseRule
-from .i18n import preset_name
+from .i18n import number, preset_name
 from .messages import error_text
 
 SELECT = "select"  # one of the engine's values: its words, null, the numbers of its range
@@ -346,6 +346,23 @@ class BoundedInteger(IntegerField):
         super().process_formdata(valuelist)
 
 
+class Between(NumberRange):
+    """A number from ``low`` to ``high``, refused with the bounds written as
+    the page's language writes numbers ("from 0 to 1,000,000", "de 0 a
+    1.000.000"; WTForms' own message prints 1000000)."""
+
+    def __init__(self, low, high, message=None) -> None:
+        super().__init__(min=low, max=high)
+        self.words = _l("Type a whole number from %(low)s to %(high)s.") if message is None else message
+
+    def __call__(self, form, field) -> None:
+        try:
+            super().__call__(form, field)
+        except ValidationError:
+            bounds = {"low": number(self.min), "high": number(self.max)}
+            raise ValidationError(self.words % bounds) from None
+
+
 class WholeNumbers(StringField):
     """Whole numbers typed with spaces or commas between them ("−50 −25")."""
 
@@ -386,8 +403,8 @@ def _in_range(name: str):
                     "Type %(low)s to %(high)s whole numbers, each from %(min)s to %(max)s.",
                     low=low,
                     high=high,
-                    min=signed(option.low),
-                    max=signed(option.high),
+                    min=number(option.low),
+                    max=number(option.high),
                 )
             )
 
@@ -441,11 +458,15 @@ def house_field(name: str, **kwargs):
         case "select" | "points":
             return SelectField(choices=_choices(name), default="", **kwargs)
         case "number":
-            return BoundedInteger(validators=[Optional(), NumberRange(min=option.low, max=option.high)], **kwargs)
+            return BoundedInteger(validators=[Optional(), Between(option.low, option.high)], **kwargs)
         case "money":
             return FiniteDecimal(
                 places=option.places,
-                validators=[Optional(), NumberRange(min=option.low, max=option.high), _cents],
+                validators=[
+                    Optional(),
+                    Between(option.low, option.high, _l("Type an amount from %(low)s to %(high)s.")),
+                    _cents,
+                ],
                 **kwargs,
             )
         case "cards":
@@ -459,9 +480,7 @@ def points_field(name: str):
     label = _l("Points")
     if option.kind == "ints":
         return WholeNumbers(label, validators=[_points_needed(name), Optional(), _in_range(name)])
-    return BoundedInteger(
-        label, validators=[_points_needed(name), Optional(), NumberRange(min=option.low, max=option.high)]
-    )
+    return BoundedInteger(label, validators=[_points_needed(name), Optional(), Between(option.low, option.high)])
 
 
 @dataclass(frozen=True, slots=True)

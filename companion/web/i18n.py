@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from babel import support
+from babel.lists import format_list
 from babel.numbers import format_currency, get_currency_symbol, get_territory_currencies
 from flask import g, request
 from flask_babel import Babel, Domain, format_decimal, get_locale, pgettext
@@ -20,6 +21,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
 
 from ..rules import DECKS, JOKER, Card
+from ..services.ledger import from_cents, split_pot, to_cents
 
 LANGUAGES = {
     "es": "Español (España)",
@@ -152,6 +154,27 @@ def money(amount, currency: str | None = None) -> str:
         currency = currencies[0]
     text = format_currency(value, currency, locale=locale)
     return _currency_spacing(text, get_currency_symbol(currency, locale))
+
+
+def number(value) -> str:
+    """A number as the page's language writes it, with the minus sign of
+    print: "1,000,000" (en), "1.000.000" (es), "−1 000" (sv)."""
+    text = format_decimal(abs(value))
+    return f"\u2212{text}" if value < 0 else text
+
+
+def pot_text(pot: Decimal, winners: Sequence[str], currency: str | None = None) -> str:
+    """Who takes the pot, and what each takes when several share it (the odd
+    cent to the first winners in seat order, as the group's ledger pays it):
+    "Takes the pot: €7.65", "Shared pot of €7.65: Ana €3.83 and Ben €3.82"."""
+    if len(winners) < 2:
+        return _("Takes the pot: %(pot)s", pot=money(pot, currency))
+    shares = [
+        f"{name} {money(from_cents(cents), currency)}"
+        for name, cents in split_pot(to_cents(Decimal(str(pot))), winners).items()
+    ]
+    shared = format_list(shares, locale=str(get_locale() or DEFAULT_LANGUAGE))
+    return _("Shared pot of %(pot)s: %(shares)s", pot=money(pot, currency), shares=shared)
 
 
 def _currency_spacing(text: str, symbol: str) -> str:

@@ -14,7 +14,7 @@ from flask_babel import ngettext
 
 from ..rules import ChinchonError
 from ..rules.close import Reason
-from .i18n import money
+from .i18n import money, number
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +293,7 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
                 "Type 1 to 5 points from 0 to 100, best place first, never rising, the first above 0 (e.g. 4-2-1-0)."
             )
         case "entry":
-            return _("Type an entry fee from 0 up to %(high)s, with at most two decimals.", high=p["high"])
+            return _("Type an entry fee from 0 up to %(high)s, with at most two decimals.", high=number(p["high"]))
         case "prizes":
             return _("Type the pot's split in percent, first place first, adding up to 100 (e.g. 60-30-10).")
         case "round_in_play":

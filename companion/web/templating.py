@@ -12,7 +12,7 @@ from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 
 from ..rules import parse_card
-from .i18n import LANGUAGES, card_label, card_name, money, possessive, preset_name, suit_name
+from .i18n import LANGUAGES, card_label, card_name, money, possessive, pot_text, preset_name, suit_name
 from .messages import error_text, reason_text, refusal_text
 
 #: A year: a static URL carries its file's hash, so its content never changes.
@@ -48,6 +48,7 @@ def init_app(app: Flask) -> None:
             "card_name": card_name,
             "suit_name": suit_name,
             "money": money,
+            "pot_text": pot_text,
             "possessive": possessive,
             "reason_text": reason_text,
             "error_text": error_text,

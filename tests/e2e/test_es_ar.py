@@ -30,7 +30,7 @@ def test_scoreboard_and_hand_entry_in_es_ar(page: Page, live_server: str):
     page.get_by_role("button", name="Empezar la partida").click()  # es's words: es_AR falls back
 
     # The scoreboard.
-    expect(page.locator("main")).to_contain_text("Pozo: $300,00")
+    expect(page.locator("main")).to_contain_text("Premio: $300,00")
     expect(page.locator("#who-closed")).to_contain_text("Anotar la mano 1")
 
     # The hand entry: voseo, "cortar", the Spanish deck's numbers.

@@ -88,7 +88,7 @@ def test_a_table_without_stake_leaves_the_pot_blank(client):
     ("lang", "header", "yes"),
     [
         ("es", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Bote,Marca,Quien cierra", "sí"),
-        ("es_AR", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Pozo,Marca,Quien corta", "sí"),
+        ("es_AR", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Premio,Marca,Quien corta", "sí"),
     ],
 )
 def test_a_spanish_spreadsheet_reads_the_header_and_the_accents(client_without_language, lang, header, yes):

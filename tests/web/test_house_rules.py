@@ -202,11 +202,11 @@ def test_the_joker_count_offers_exactly_what_the_engine_allows(client, app):
     [
         ({"jokers": "5"}, "jokers", "Not a valid choice"),
         ({"close_rule": "sometimes"}, "close_rule", "Not a valid choice"),
-        ({"joker_points": "1001"}, "joker_points", "Number must be between 0 and 1000."),
-        ({"all_combined_bonus": "-1001"}, "all_combined_bonus", "Number must be between -1000 and 1000."),
+        ({"joker_points": "1001"}, "joker_points", "Type a whole number from 0 to 1,000."),
+        ({"all_combined_bonus": "-1001"}, "all_combined_bonus", "Type a whole number from −1,000 to 1,000."),
         ({"all_combined_bonus": "ten"}, "all_combined_bonus", "Not a valid integer value."),
         ({"chinchon": "points"}, "chinchon_points", "Type the points."),
-        ({"chinchon": "points", "chinchon_points": "5000"}, "chinchon_points", "between -1000 and 1000"),
+        ({"chinchon": "points", "chinchon_points": "5000"}, "chinchon_points", "from −1,000 to 1,000"),
         (
             {"joker_run_bonus": "points", "joker_run_bonus_points": "-50 x"},
             "joker_run_bonus_points",
@@ -215,7 +215,7 @@ def test_the_joker_count_offers_exactly_what_the_engine_allows(client, app):
         (
             {"joker_run_bonus": "points", "joker_run_bonus_points": "-50 -25 -10"},
             "joker_run_bonus_points",
-            "Type 1 to 2 whole numbers, each from −1000 to 1000.",
+            "Type 1 to 2 whole numbers, each from −1,000 to 1,000.",
         ),
         ({"wild_cards": "9z"}, "wild_cards", "&#39;9z&#39; is not a card."),
         ({"wild_cards": "8o"}, "wild_cards", "8o is not in the spanish40 deck."),

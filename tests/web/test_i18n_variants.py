@@ -108,7 +108,7 @@ def test_a_page_in_es_ar_mixes_its_own_words_with_spain_s_never_english(client_w
         ("es", ["Ana queda fuera.", "Bote: 4,00\xa0€", "(pone 1,00\xa0€ en el bote)", "Apuntar la mano 3"], ["afuera"]),
         (
             "es_AR",
-            ["Ana queda afuera.", "Pozo: $4,00", "(pone $1,00 en el pozo)", "Anotar la mano 3"],
+            ["Ana queda afuera.", "Premio: $4,00", "(pone $1,00 para el premio)", "Anotar la mano 3"],
             ["Bote", "€", "Apuntar"],
         ),
     ],
@@ -157,7 +157,7 @@ def test_the_verdict_in_es_ar_cuts_and_takes_the_pozo_words(client_without_langu
         ("de", "Lars", "Lars' Meldung 2"),
         ("de", "Anna", "Annas Meldung 2"),
         ("en", "Anna", "Anna's meld 2"),
-        ("es", "Lars", "jugada 2 de Lars"),
+        ("es", "Lars", "combinación 2 de Lars"),
         ("it", "Lars", "combinazione 2 di Lars"),
     ],
 )
@@ -191,9 +191,9 @@ def test_the_pot_is_in_the_locale_s_currency(app, lang, expected):
     "lang,header",
     [
         ("es", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Bote,Marca,Quien cierra"),
-        ("es_AR", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Pozo,Marca,Quien corta"),
+        ("es_AR", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Premio,Marca,Quien corta"),
         ("it", "Mano,Giocatore,Punti,Totale,Fuori,Rientro,Piatto,Segno,Chi chiude"),
-        ("sv", "Hand,Spelare,Poäng,Summa,Ute,Återinträde,Pott,Markering,Den som går ut"),
+        ("sv", "Giv,Spelare,Poäng,Summa,Ute,Återinträde,Pott,Markering,Den som går ut"),
         ("de", "Hand,Spieler,Punkte,Gesamt,Raus,Wiedereinstieg,Pott,Markierung,Schließender"),
     ],
 )
