@@ -209,6 +209,8 @@ class Deal(db.Model):
     hints: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
     #: The scoreboard hand this deal became once somebody closed.
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), default=None)
+    #: The review of the finished hand (``bots.review.to_json``), made the first time it is asked for.
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 

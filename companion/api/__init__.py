@@ -13,4 +13,4 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 limiter.limit(lambda: current_app.config["RATE_LIMIT_API"])(bp)
 http.init_blueprint(bp)
 
-from . import advice, docs, views  # noqa: E402,F401
+from . import advice, docs, review, views  # noqa: E402,F401

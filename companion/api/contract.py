@@ -250,3 +250,93 @@ add(
         example=examples.ADVICE,
     )
 )
+
+_MOVE = {
+    "type": "object",
+    "description": "A move of the log: draw {seat, source: stock|discard, card}, discard {seat, card}, "
+    "close {seat, card}, reshuffle {kept, stock}, void {seat, reason}.",
+    "properties": {"move": {"type": "string", "enum": ["draw", "discard", "close", "reshuffle", "void"]}},
+    "required": ["move"],
+}
+_OPTION = obj(
+    {
+        "move": {"type": "string", "enum": ["stock", "pile", "throw", "close"]},
+        "card": nullable(ref("CardOut")),
+        "value": {"type": "number"},
+    },
+    required=["move", "card", "value"],
+)
+add(
+    Endpoint(
+        "post",
+        "/review",
+        "review",
+        "The review of a finished hand",
+        "deal is a finished hand as the play history exports it (a deal's state: dealer, hands, stock, "
+        "discards, turn, turns_taken, reshuffles, closer, closing_discard, void and the log of moves, "
+        "every drawn card kept).  The deal is rebuilt from it and replayed; each decision of the seats "
+        "asked for (all by default) is judged by the expert from what that seat could see then, never the "
+        "hidden cards: made and best move with their values (expected points), the loss, and a mark "
+        "(inaccuracy, mistake, blunder at the thresholds given).  accuracy: per seat, 100 × the average of "
+        "1 − loss / blunder threshold.  closer_chance: the closer's chance to close within its next two "
+        "draws from each position; lost_at: the step from which it stayed at 50 % or more.  totals: the "
+        "match score before the hand, in the deal's seat order.",
+        request=obj(
+            RULES
+            | {
+                "deal": {"type": "object", "properties": {"log": {"type": "array", "items": _MOVE, "maxItems": 160}}},
+                "seats": nullable({"type": "array", "items": SEAT, "maxItems": 8}),
+                "totals": nullable(
+                    {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": -100000, "maximum": 100000},
+                        "maxItems": 8,
+                    }
+                ),
+            },
+            required=["deal"],
+        ),
+        response=obj(
+            {
+                "version": {"type": "integer"},
+                "closer": nullable(SEAT),
+                "lost_at": nullable({"type": "integer", "minimum": 0}),
+                "accuracy": {"type": "object", "additionalProperties": {"type": "number"}},
+                "marks": {"type": "object", "additionalProperties": {"type": "object"}},
+                "thresholds": obj(
+                    {k: {"type": "number"} for k in ("inaccuracy", "mistake", "blunder")},
+                    required=["inaccuracy", "mistake", "blunder"],
+                ),
+                "steps": {
+                    "type": "array",
+                    "items": obj(
+                        {
+                            "move": _MOVE,
+                            "hands": {"type": "array", "items": cards_out()},
+                            "top": nullable(ref("CardOut")),
+                            "stock": {"type": "integer"},
+                            "judgement": nullable(
+                                obj(
+                                    {
+                                        "made": _OPTION,
+                                        "best": _OPTION,
+                                        "loss": {"type": "number", "minimum": 0},
+                                        "mark": nullable(
+                                            {"type": "string", "enum": ["inaccuracy", "mistake", "blunder"]}
+                                        ),
+                                        "options": {"type": "array", "items": _OPTION},
+                                    },
+                                    required=["made", "best", "loss", "mark", "options"],
+                                )
+                            ),
+                            "closer_chance": nullable(PROBABILITY),
+                        },
+                        required=["move", "hands", "top", "stock", "judgement", "closer_chance"],
+                    ),
+                },
+            },
+            required=["version", "closer", "lost_at", "accuracy", "steps"],
+        ),
+        example=examples.REVIEW,
+    )
+)

@@ -299,7 +299,7 @@ def document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {
-            "title": "Chinchón referee API",
+            "title": "Chinchon referee API",  # plain ASCII: client generators make a package name of it
             "version": API_VERSION,
             "description": DESCRIPTION,
         },

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..bots.review import BLUNDER, INACCURACY, MISTAKE, Review
+from ..bots.review import VERSION as REVIEW_VERSION
 from ..models import Deal, GameTable
 from ..rules import SUITS, Card, best_melds
 from ..rules.close import Reason, check_close, legal_discards
@@ -165,3 +167,87 @@ def closes_of(hand: list[Card], game: HandGame) -> tuple[list[CloseOption], Reas
     if closes:
         return sorted(closes, key=lambda o: (not o.wins_match, o.score, o.card)), None
     return [], check_close(hand, rules, game.first_round, players=game.players).why
+
+
+# -- the review of a finished hand -------------------------------------------------------
+def review_page(table: GameTable, deal: Deal, review: Review) -> dict:
+    """The review as the page shows it: a line per player reviewed (this hand
+    and the match so far), the moment the hand was lost, and a row per move
+    with the board of that moment."""
+    names = [table.names[s] for s in deal.seats]
+    rules = table.rules
+    copies = rules.copies(len(table.players))
+    steps = []
+    for i, step in enumerate(review.steps):
+        move = step.move
+        steps.append(
+            {
+                "n": i + 1,
+                "who": names[step.seat] if step.seat is not None else None,
+                "kind": move.name,
+                "source": getattr(move, "source", None),
+                "card": getattr(move, "card", None),
+                "reason": getattr(getattr(move, "reason", None), "value", None),
+                "judgement": step.judgement,
+                "board": [(names[k], face_up(list(h), rules, copies)) for k, h in enumerate(step.hands)],
+                "top": step.top,
+                "stock": step.stock,
+                "chance": step.closer_chance,
+            }
+        )
+    match = match_accuracy(table)
+    players = [
+        {
+            "name": names[seat],
+            "accuracy": accuracy,
+            "marks": review.marks.get(seat, {}),
+            "match": match.get(deal.seats[seat]),
+        }
+        for seat, accuracy in sorted(review.accuracy.items())
+    ]
+    lost = None
+    if review.lost_at is not None and review.closer is not None:
+        lost = {
+            "n": review.lost_at + 1,
+            "name": names[review.closer],
+            "chance": review.steps[review.lost_at].closer_chance,
+        }
+    return {
+        "table": table,
+        "deal": deal,
+        "steps": steps,
+        "players": players,
+        "lost": lost,
+        "closer": names[review.closer] if review.closer is not None else None,
+        "thresholds": (INACCURACY, MISTAKE, BLUNDER),
+    }
+
+
+def match_accuracy(table: GameTable) -> dict[int, tuple[float, int]]:
+    """Per table seat: the accuracy over every decision of the hands reviewed
+    so far (their stored reviews), and how many hands that is."""
+    losses: dict[int, list[float]] = {}
+    hands: dict[int, set[int]] = {}
+    for deal in table.deals:
+        stored = deal.review
+        if not stored or stored.get("version") != REVIEW_VERSION:
+            continue
+        for step in stored["steps"]:
+            judged, seat = step["judgement"], step["move"].get("seat")
+            if judged is not None and seat is not None:
+                losses.setdefault(deal.seats[seat], []).append(judged["loss"])
+                hands.setdefault(deal.seats[seat], set()).add(deal.id)
+    return {
+        seat: (100.0 * sum(max(0.0, 1.0 - x / BLUNDER) for x in xs) / len(xs), len(hands[seat]))
+        for seat, xs in losses.items()
+    }
+
+
+def face_up(cards: list[Card], rules, copies: int) -> list[Card]:
+    """A hand face up: its melds first (the engine's best), then the loose cards by suit."""
+    arrangement = best_melds(cards, rules, copies=copies)
+    melded = [c for meld in arrangement.melds for c in meld]
+    rest = list(cards)
+    for c in melded:
+        rest.remove(c)
+    return [*melded, *sorted(rest, key=by_suit)]

@@ -36,6 +36,8 @@ from ..services.play import (
     deal_next,
     game_of,
     hint_for,
+    review_of,
+    reviewed,
     void_hand,
 )
 from ..services.rematch import rematch as make_rematch
@@ -43,7 +45,7 @@ from ..services.rematch import the_rematch
 from ..services.scoreboard import reenter, standing
 from ..services.tournaments import in_round
 from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
-from ..web.access import authorize, forbid, resolve
+from ..web.access import WATCH, authorize, forbid, resolve
 from ..web.cookies import remember_table
 from ..web.forms import KIND_CHOICES, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
 from ..web.group_form import group_for_form
@@ -52,7 +54,7 @@ from ..web.pace import play_pace
 from ..web.qr import qr_response
 from ..web.templating import render_page
 from . import bp
-from .presenters import seat_page
+from .presenters import review_page, seat_page
 
 
 class PlayForm(TableForm):
@@ -499,3 +501,42 @@ def seat_qr(seat_token: str):
     seat_of_token(seat_token)
     link = url_for("play.seat", seat_token=seat_token, _external=True)
     return qr_response(link)
+
+
+# -- the review of a finished hand ------------------------------------------------------
+@bp.get("/t/<token>/review/<int:number>")
+def review(token: str, number: int):
+    """A finished hand with every move face up and the expert's judgement of
+    the people's decisions.  A read-only link sees it once the match is over
+    (before, the hands could still help somebody at the table)."""
+    link = authorize(token)
+    game_table = link.table
+    if game_table.kind != "digital":
+        abort(404)
+    back = url_for("play.table", token=token)
+    if link.role == WATCH and not standing(game_table).state.finished:
+        message = _("A read-only link shows the review of each hand once the match is over.")
+        return render_template(
+            "error.html", code=403, message=message, back=back, back_label=_("Back to the game")
+        ), 403
+    return _review(game_table, number, back)
+
+
+@bp.get("/s/<seat_token>/review/<int:number>")
+def seat_review(seat_token: str, number: int):
+    game_table, _player = seat_of_token(seat_token)
+    return _review(game_table, number, url_for("play.seat", seat_token=seat_token))
+
+
+def _review(game_table: GameTable, number: int, back: str):
+    deal = reviewed(game_table, number)
+    if deal is None:
+        abort(404)
+    try:
+        with transaction():
+            result = review_of(game_table, deal)
+    except ChinchonError as error:
+        return render_template(
+            "error.html", code=409, message=error_text(error), back=back, back_label=_("Back to the game")
+        ), 409
+    return render_template("play/review.html", **review_page(game_table, deal, result), back=back)

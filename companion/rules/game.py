@@ -20,6 +20,7 @@ False
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
@@ -407,3 +408,105 @@ class HandGame:
             else (Void(None, VoidReason.EMPTY) if data.get("exhausted") else None),  # type: ignore[arg-type]
             log=log,
         )
+
+
+# -- a finished hand, move by move ---------------------------------------------------------
+class _Stacked:
+    """A shuffler that lays the stock so that the recorded draws come out in order."""
+
+    def __init__(self, segments: list[list[Card]], bottom: list[Card]) -> None:
+        self.segments = segments  # the stock draws after each reshuffle, in order
+        self.bottom = bottom  # what the last stock still holds at the end
+
+    def shuffle(self, x: list[Any]) -> None:
+        wanted = self.segments.pop(0) if self.segments else []
+        rest = list(x)
+        for card in wanted:
+            if card not in rest:
+                raise PlayError(f"The record draws {card} from a stock that does not hold it.", "log")
+            rest.remove(card)
+        if not self.segments and Counter(rest) == Counter(self.bottom):
+            rest = list(self.bottom)
+        x[:] = [*rest, *reversed(wanted)]
+
+
+def replay(final: HandGame) -> list[tuple[HandGame, Move]]:
+    """Every move of a recorded hand with the position just before it, from
+    the deal on: the deal is rebuilt from the final position and the log (each
+    seat's cards less what it drew plus what it threw; the stock in the order
+    of its draws), then played again through the same actions, so a record
+    the rules do not allow is refused (:class:`PlayError` on ``log``).  A
+    reshuffle is part of the draw that caused it.
+
+    >>> import random
+    >>> from companion.rules import get_rules
+    >>> game = HandGame.deal(get_rules("classic"), players=2, dealer=1, rng=random.Random(3))
+    >>> game.draw(0, "stock", random.Random(0)) is not None
+    True
+    >>> game.discard(0, game.hands[0][0])
+    >>> [(type(m).__name__, len(before.hands[0])) for before, m in replay(game)]
+    [('Draw', 7), ('Discard', 8)]
+    """
+    rules, log = final.rules, final.log
+    drawn: list[Counter[Card]] = [Counter() for _ in final.hands]
+    thrown: list[Counter[Card]] = [Counter() for _ in final.hands]
+    segments: list[list[Card]] = [[]]
+    for m in log:
+        if isinstance(m, Draw | Discard | Close) and not 0 <= m.seat < final.players:
+            raise PlayError("The record names a seat that is not at the table.", "log")
+        if isinstance(m, Draw):
+            if m.card is None:
+                raise PlayError("This record does not keep the cards drawn.", "log")
+            drawn[m.seat][m.card] += 1
+            if m.source == Source.STOCK:
+                segments[-1].append(m.card)
+        elif isinstance(m, Discard):
+            thrown[m.seat][m.card] += 1
+        elif isinstance(m, Reshuffle):
+            segments.append([])
+    hands = []
+    for seat, cards in enumerate(final.hands):
+        held = Counter(cards)
+        held.update(thrown[seat])
+        held.subtract(drawn[seat])
+        if any(n < 0 for n in held.values()) or held.total() != HAND_SIZE:
+            raise PlayError(f"Seat {seat}'s cards do not add up to a dealt hand.", "log")
+        hands.append(sorted(held.elements(), key=lambda c: rules.card_keys.get(c, -1)))
+    first = segments.pop(0)
+    stock = [*(final.stock if not segments else []), *reversed(first)]
+    everything = Counter(final.cards_in_play())
+    everything.subtract(Counter(c for h in hands for c in h))
+    everything.subtract(Counter(stock))
+    if any(n < 0 for n in everything.values()) or everything.total() != 1:
+        raise PlayError("The record's cards do not add up to one deal.", "log")
+    game = HandGame(
+        rules=rules,
+        dealer=final.dealer,
+        hands=hands,
+        stock=stock,
+        discards=list(everything.elements()),
+        turn=(final.dealer + 1) % final.players,
+    )
+    stacked = _Stacked(segments, final.stock)
+    out: list[tuple[HandGame, Move]] = []
+    for m in log:
+        if isinstance(m, Reshuffle) or (isinstance(m, Void) and m.reason != VoidReason.ABANDONED):
+            continue  # made by the draw before it
+        before = HandGame.from_dict(game.to_dict(), rules)
+        if isinstance(m, Draw):
+            if game.draw(m.seat, m.source, stacked) != m.card:
+                raise PlayError("The record's draws do not follow from its deal.", "log")
+        elif isinstance(m, Discard):
+            game.discard(m.seat, m.card)
+        elif isinstance(m, Close):
+            game.close(m.seat, m.card)
+        else:
+            game.abandon()
+        out.append((before, m))
+
+    def position(g: HandGame) -> dict[str, Any]:
+        return g.to_dict() | {"hands": [sorted(h) for h in g.to_dict()["hands"]]}
+
+    if position(game) != position(final):
+        raise PlayError("The record's moves do not lead to its final position.", "log")
+    return out

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 
 from ..bots import BOTS, bot_turn
+from ..bots import review as reviews
 from ..bots.advice import Hint, hint
 from ..bots.view import seat_view as bot_view
 from ..extensions import db
@@ -396,3 +397,30 @@ def hints_by_number(table: GameTable) -> dict[int, list[tuple[str, int]]]:
             per = out.setdefault(deal.number, {})
             per[name] = per.get(name, 0) + 1
     return {n: list(per.items()) for n, per in out.items()}
+
+
+def reviewed(table: GameTable, number: int) -> Deal | None:
+    """The deal of hand ``number`` to review: its last deal (a void hand is dealt again)."""
+    return db.session.scalar(
+        select(Deal).where(Deal.table_id == table.id, Deal.number == number).order_by(Deal.id.desc()).limit(1)
+    )
+
+
+def review_of(table: GameTable, deal: Deal) -> reviews.Review:
+    """The review of a finished hand (:mod:`companion.bots.review`): the
+    people's decisions judged from their own views, with the match score as
+    it stood before the hand.  Made the first time somebody asks and kept
+    with the deal, so the next visit only reads it; the deal's version does
+    not move (nothing of the game changed).  Refused while the hand is played."""
+    game = game_of(table, deal)
+    if game.phase != Phase.OVER:
+        raise PlayError("This hand is still being played.", "review", key="playing")
+    stored = deal.review
+    if stored is not None and stored.get("version") == reviews.VERSION:
+        return reviews.from_json(stored, table.rules)
+    before = standing(table, before=deal.number)
+    totals = [before.total(seat) for seat in deal.seats]
+    people = [s for s in range(game.players) if not is_bot(table, deal, s)]
+    review = reviews.review_hand(game, seats=people, totals=totals, seed=deal.id)
+    deal.review = reviews.to_json(review)
+    return review

@@ -65,6 +65,9 @@ PERMISSIONS: dict[str, dict[str, frozenset[str]]] = {
     "play.poll": {"GET": frozenset({SEAT})},
     "play.seat_act": {"POST": frozenset({SEAT})},
     "play.seat_qr": {"GET": frozenset({SEAT})},
+    # A finished hand face up (a read-only link once the match is over: play.views.review).
+    "play.review": {"GET": _TABLE},
+    "play.seat_review": {"GET": frozenset({SEAT})},
     # A group's links: owner, member (the player level) and read-only.
     "groups.page": {"GET": _TABLE},
     "groups.season": {"GET": _TABLE},

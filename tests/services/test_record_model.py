@@ -53,6 +53,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 from sqlalchemy import delete, select, text
 
+from companion.bots import review as reviews
 from companion.extensions import db
 from companion.models import GameTable, Group, Hand
 from companion.rules import (
@@ -73,7 +74,7 @@ from companion.rules import (
     settle_hand,
 )
 from companion.rules.close import chinchon_score, max_hand_points, possible_closer_scores
-from companion.rules.game import HandGame, Phase
+from companion.rules.game import HandGame, Phase, move_to_json
 from companion.rules.names import name_key, normalize_name
 from companion.rules.variants import AUTO
 from companion.services import groups as group_service
@@ -1467,6 +1468,45 @@ class RecordMachine(RuleBasedStateMachine):
                 self.attempt(call, {"rule"}, f"the same void again at digital table {t.id}")  # the hand is over
         self.absorb(t)
         assert t.hands == hands, f"table {t.id}: a void hand scored"
+
+    @precondition(lambda self: any(t.digital for t in self.tables.values()))
+    @rule(data=st.data())
+    def digital_review(self, data):
+        """Somebody opens the review of a hand: refused while it is played
+        (nothing stored); once it is over, the review is kept with its deal,
+        every move of the log in order and only the people's decisions judged,
+        and nothing else changes (not the deal's version, not a hand).  Asked
+        again, it is read back as it was."""
+        t = self.pick(data, [t for t in self.tables.values() if t.digital])
+        table = self.row(t)
+        deal = data.draw(st.sampled_from(sorted(table.deals, key=lambda d: d.id)))
+        over = deal.state["phase"] == "over"
+        deal_id, state, version = deal.id, copy.deepcopy(deal.state), deal.version
+        before = self.rows()
+        call = lambda: play.review_of(self.row(t), db.session.get(type(deal), deal_id))  # noqa: E731
+        done = self.attempt(call, set() if over else {"rule"}, f"review a hand at digital table {t.id}")
+        if done is REFUSED:
+            return
+        after = self.rows()
+        changed = changes(before, after)
+        assert set(changed) <= {("deals", deal_id)} and all(set(c) == {"review"} for c in changed.values()), changed
+        stored = next(d for d in after["deals"] if d["id"] == deal_id)
+        assert stored["state"] == state and stored["version"] == version, f"deal {deal_id}: the review moved the deal"
+        game = HandGame.from_dict(state, t.rules)
+        shown = [
+            m for m in game.log if m.name not in ("reshuffle", "void") or getattr(m, "reason", None) == "abandoned"
+        ]
+        steps = stored["review"]["steps"]
+        assert [s["move"] for s in steps] == [move_to_json(m) for m in shown]
+        people = {k for k, seat in enumerate(stored["seats"]) if t.kinds[seat] == "human"}
+        for step in steps:
+            judged = step["judgement"]
+            assert (judged is not None) == (step["move"].get("seat") in people and step["move"]["move"] != "void")
+            if judged is not None:
+                assert abs(judged["loss"] - max(0.0, judged["best"]["value"] - judged["made"]["value"])) <= 0.011
+                assert judged["best"] == judged["options"][0] and judged["made"] in judged["options"]
+        again = self.unchanged(call, f"the same review again at digital table {t.id}")
+        assert reviews.to_json(again) == stored["review"]
 
     # -- invariants -------------------------------------------------------------------------------
     @invariant()

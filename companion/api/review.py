@@ -1,0 +1,72 @@
+"""``POST /api/v1/review``: the review of a recorded hand (``companion.bots.review``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+
+from ..bots.review import review_hand, to_json
+from ..rules import ChinchonError, rules_from_json
+from ..rules.game import HandGame
+from . import bp
+from .views import _body, _optional
+
+#: The longest hand reviewed over the API (moves in its log): a hand of 2
+#: players with every reshuffle a rule allows stays well under it.
+MAX_MOVES = 160
+MAX_PLAYERS = 8
+
+
+def _deal(data: Any, rules) -> HandGame:
+    """The recorded deal (its ``state`` as the play history exports it)."""
+    if not isinstance(data, dict):
+        raise ChinchonError("deal must be a recorded deal: the object the play history exports as state.", "deal")
+    log, hands = data.get("log"), data.get("hands")
+    if not isinstance(log, list) or len(log) > MAX_MOVES:
+        raise ChinchonError(f"deal.log must be a list of at most {MAX_MOVES} moves.", "deal.log")
+    if not isinstance(hands, list) or not 2 <= len(hands) <= MAX_PLAYERS:
+        raise ChinchonError(f"deal.hands must list the hands of 2 to {MAX_PLAYERS} players.", "deal.hands")
+    try:
+        game = HandGame.from_dict(data, rules)
+    except ChinchonError as error:
+        raise ChinchonError(f"deal: {error}", "deal") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        raise ChinchonError(f"deal is not a recorded deal ({type(error).__name__}: {error}).", "deal") from None
+    if game.phase != "over":
+        raise ChinchonError("deal: this hand is still being played; a review needs a finished hand.", "deal")
+    return game
+
+
+def _seats(value: Any, players: int, name: str, kind: str) -> list[int] | None:
+    if value is None:
+        return None
+    ok = (
+        isinstance(value, list)
+        and len(value) <= MAX_PLAYERS
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+    if kind == "seats" and ok and all(0 <= v < players for v in value):
+        return value
+    if kind == "totals" and ok and len(value) == players and all(-100_000 <= v <= 100_000 for v in value):
+        return value
+    raise ChinchonError(
+        f"{name} must list seats from 0 to {players - 1}."
+        if kind == "seats"
+        else f"{name} must give each of the {players} players' totals.",
+        name,
+    )
+
+
+@bp.post("/review")
+def review():
+    data = _body()
+    rules = rules_from_json(_optional(data, "rules"))
+    game = _deal(data.get("deal"), rules)
+    seats = _seats(_optional(data, "seats"), game.players, "seats", "seats")
+    totals = _seats(_optional(data, "totals"), game.players, "totals", "totals")
+    try:
+        result = review_hand(game, seats=seats, totals=totals)
+    except ChinchonError as error:  # a record the rules do not allow
+        raise ChinchonError(f"deal: {error}", "deal.log") from None
+    return jsonify(to_json(result))
