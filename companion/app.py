@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from . import config
 from .extensions import csrf, db, limiter, migrate
@@ -28,9 +29,18 @@ HEADERS = [
 ]
 
 
+class BoundedInt(IntegerConverter):
+    """``<int:...>`` up to 2**31 - 1: a larger number matches no route."""
+
+    def __init__(self, url_map, fixed_digits=0, min=None, max=2**31 - 1, signed=False) -> None:
+        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app.  ``test_config`` overrides the configuration (tests)."""
     app = Flask(__name__, instance_relative_config=True)
+    # A number in a URL (a hand, a season) fits the database's integers, or no page is there (404).
+    app.url_map.converters["int"] = BoundedInt
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         BABEL_DEFAULT_LOCALE="es",

@@ -12,9 +12,12 @@ from ..rules.game import HandGame
 from . import bp
 from .views import _body, _optional
 
-#: The longest hand reviewed over the API (moves in its log): a hand of 2
-#: players with every reshuffle a rule allows stays well under it.
+#: The longest hand reviewed over the API (moves in its log), which bounds its cost.
 MAX_MOVES = 160
+NOT_A_DEAL = (
+    "deal is not a recorded deal: send a deal's state as the play history exports it "
+    "(dealer, hands, stock, discards, turn, turns_taken, reshuffles, closer, closing_discard, void, log)."
+)
 MAX_PLAYERS = 8
 
 
@@ -27,12 +30,20 @@ def _deal(data: Any, rules) -> HandGame:
         raise ChinchonError(f"deal.log must be a list of at most {MAX_MOVES} moves.", "deal.log")
     if not isinstance(hands, list) or not 2 <= len(hands) <= MAX_PLAYERS:
         raise ChinchonError(f"deal.hands must list the hands of 2 to {MAX_PLAYERS} players.", "deal.hands")
+    bounds = {"dealer": len(hands) - 1, "turn": len(hands) - 1, "turns_taken": 10 * MAX_MOVES, "reshuffles": MAX_MOVES}
+    for name, high in bounds.items():
+        value = data.get(name)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+            raise ChinchonError(f"deal.{name} must be a whole number from 0 to {high}.", f"deal.{name}")
+    closer = data.get("closer")
+    if closer is not None and (not isinstance(closer, int) or isinstance(closer, bool) or not 0 <= closer < len(hands)):
+        raise ChinchonError(f"deal.closer must be null or a seat from 0 to {len(hands) - 1}.", "deal.closer")
     try:
         game = HandGame.from_dict(data, rules)
     except ChinchonError as error:
         raise ChinchonError(f"deal: {error}", "deal") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise ChinchonError(f"deal is not a recorded deal ({type(error).__name__}: {error}).", "deal") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise ChinchonError(NOT_A_DEAL, "deal") from None
     if game.phase != "over":
         raise ChinchonError("deal: this hand is still being played; a review needs a finished hand.", "deal")
     return game
@@ -69,4 +80,6 @@ def review():
         result = review_hand(game, seats=seats, totals=totals)
     except ChinchonError as error:  # a record the rules do not allow
         raise ChinchonError(f"deal: {error}", "deal.log") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # a field of the wrong kind deep inside
+        raise ChinchonError(NOT_A_DEAL, "deal") from None
     return jsonify(to_json(result))

@@ -45,9 +45,11 @@ from .expert import ExpertBot
 from .hands import evaluator
 from .view import seat_view
 
+# Points of the expert's value.  In a tryout's hand, throwing a card out of a complete
+# five-card run cost 19.5 (a blunder), passing over the pile's card that made a meld 10.6.
 INACCURACY = 3.0
-MISTAKE = 8.0
-BLUNDER = 20.0
+MISTAKE = 7.0
+BLUNDER = 15.0
 LOST_AT = 0.5
 SAMPLES = 200
 #: The review's format: a stored review of another version is made again.

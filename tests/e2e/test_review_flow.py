@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.bots import ExpertBot, seat_view
+from companion.bots.review import MISTAKE
 from companion.extensions import db
 from companion.models import Deal, GameTable
 
@@ -42,7 +43,7 @@ def test_a_bad_discard_is_marked_in_the_review(browser: Browser, browser_context
     with page.expect_navigation():
         page.get_by_role("button", name="Draw from the stock").click()
     bad, loss = worst_discard(live_server)
-    assert loss >= 8  # breaking up what she holds costs her a mistake's worth at least
+    assert loss >= MISTAKE  # breaking up what she holds costs her a mistake at least
     page.locator(f"input[name=card][value='{bad}']").first.check(force=True)
     with page.expect_navigation():
         page.get_by_role("button", name="Throw", exact=True).click()

@@ -71,7 +71,7 @@ def _no_cards():
         ({"deal": {"log": [], "hands": [["1o"]]}}, "deal.hands"),
         ({"deal": {"log": "x", "hands": []}}, "deal.log"),
         ({"deal": {"log": [{"move": "draw"}] * 161, "hands": [[], []]}}, "deal.log"),
-        ({"deal": {"log": [], "hands": [[], []]}}, "deal"),
+        ({"deal": {"log": [], "hands": [[], []]}}, "deal.dealer"),
         ({"deal": _unfinished()}, "deal"),
         ({"deal": _tampered()}, "deal.log"),
         ({"deal": _no_cards()}, "deal.log"),
@@ -79,6 +79,11 @@ def _no_cards():
         ({"deal": recorded().to_dict(), "seats": "0"}, "seats"),
         ({"deal": recorded().to_dict(), "totals": [1, 2]}, "totals"),
         ({"deal": recorded().to_dict(), "rules": {"preset": "nope"}}, "rules.preset"),
+        ({"deal": recorded().to_dict() | {"dealer": "x"}}, "deal.dealer"),  # a tryout's 500
+        ({"deal": recorded().to_dict() | {"dealer": 10**30}}, "deal.dealer"),
+        ({"deal": recorded().to_dict() | {"turns_taken": True}}, "deal.turns_taken"),
+        ({"deal": recorded().to_dict() | {"closer": 9}}, "deal.closer"),
+        ({"deal": recorded().to_dict() | {"stock": [True]}}, "deal"),
     ],
 )
 def test_a_bad_record_is_a_400_naming_the_field(client, body, field):
@@ -86,3 +91,4 @@ def test_a_bad_record_is_a_400_naming_the_field(client, body, field):
     assert response.status_code == 400, response.get_data(as_text=True)
     data = response.get_json()
     assert data["field"] == field and data["error"]
+    assert "Error" not in data["error"]  # a sentence, never a Python exception's name

@@ -35,7 +35,7 @@ def test_a_finished_hand_is_reviewed_move_by_move_and_kept(client, app, monkeypa
     page = client.get(f"/t/{token}/review/1")
     assert page.status_code == 200
     text = page.get_data(as_text=True)
-    assert "Review of hand 1" in text and "Accuracy, this hand" in text
+    assert "Review of hand 1" in text and "accuracy" in text and "this hand" in text
     _table, deal = stored_deal(app, token)
     assert deal.review is not None
     moves = [s for s in deal.review["steps"] if s["move"]["move"] in ("draw", "discard", "close")]
@@ -124,3 +124,12 @@ def test_a_physical_table_has_no_review(client):
     token = create_table(client, ["Ana", "Ben"])
     assert client.get(f"/t/{token}/review/1").status_code == 404
     assert csrf(client)
+
+
+def test_a_number_too_large_for_the_database_is_no_page(client, app):
+    """Found by a tryout: /review/9223372036854775808 answered 500 (SQLite
+    cannot hold it); every numbered page answers 404 instead."""
+    token = finished_hand(client, app)
+    for url in (f"/t/{token}/review/9223372036854775808", f"/t/{token}/hands/99999999999999999999/edit"):
+        assert client.get(url).status_code == 404, url
+    assert client.get(f"/t/{token}/review/2147483647").status_code == 404
