@@ -269,9 +269,9 @@ REVIEW = Example(
         "version": 1,
         "closer": 0,
         "lost_at": None,
-        "accuracy": {"0": 98.9},
+        "accuracy": {"0": 98.6},
         "marks": {"0": {"inaccuracy": 0, "mistake": 0, "blunder": 0}},
-        "thresholds": {"inaccuracy": 3.0, "mistake": 8.0, "blunder": 20.0},
+        "thresholds": {"inaccuracy": 3.0, "mistake": 7.0, "blunder": 15.0},
         "steps": [
             {
                 "move": {"move": "draw", "seat": 0, "source": "discard", "card": "4o"},
