@@ -2,7 +2,8 @@
 //  - Registers the service worker and marks a page it served from the phone's
 //    copy ("offline · as of 21:40"); asks it to keep hand entry and the offline
 //    page when its copy is missing or out of date (never ahead of being
-//    opened on a connection that saves data).
+//    opened on a connection that saves data), and the page itself when it was
+//    opened before the worker ran (a first visit).
 //  - Drafts: a hand being entered survives a reload; removed once stored.
 //  - The queue: a hand saved without a connection is kept on this phone
 //    (localStorage: it survives closing the browser), listed on the scoreboard,
@@ -146,17 +147,26 @@
     return names;
   }
 
+  // Each player as entered: their cards, else the points typed for them (the
+  // closer's: typed, else the score picked), as the server reads the form.
+  // A hand of typed points only shows its points; cards wait for the engine.
   function summaryOf(form, fields) {
     const names = seatNames(form);
-    const get = function (name) {
-      const pair = fields.find(function (p) { return p[0] === name; });
-      return pair ? pair[1] : "";
+    const all = function (name) {
+      return fields.filter(function (p) { return p[0] === name; }).map(function (p) { return p[1].trim(); });
     };
-    const mode = get("mode") || "cards";
-    const players = Object.keys(names).map(function (seat) {
-      return [names[seat], mode === "points" ? get("p" + seat) : get("h" + seat)];
+    const closer = all("closer")[0];
+    const entered = Object.keys(names).map(function (seat) {
+      const cards = all("h" + seat).join(" ");
+      const points = all("p" + seat)[0] || (seat === closer && all("closer_score")[0]) || "";
+      return { name: names[seat], cards: cards, value: cards || points };
     });
-    return { closer: names[get("closer")] || "", mode: mode, players: players };
+    const byPoints = entered.every(function (p) { return !p.cards && p.value; });
+    return {
+      closer: names[closer] || "",
+      mode: byPoints ? "points" : "cards",
+      players: entered.map(function (p) { return [p.name, p.value]; }),
+    };
   }
 
   // -- drafts --------------------------------------------------------------------
@@ -175,16 +185,28 @@
   // (reload, Back, the scoreboard's closer buttons, another tab).  A closer
   // picked on the way in counts over the draft's; a reload keeps the draft's.
   function restoreDraft(form) {
+    if (form.dataset.fresh !== "1") return;
     const draft = read(draftKey(form), null);
-    if (form.dataset.fresh !== "1" || !draft || !draft.fields) return;
-    fill(form, draft.fields);
+    const restored = !!(draft && draft.fields);
+    if (restored) fill(form, draft.fields);
     const nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
     const picked = new URL(location.href).searchParams.get("closer");
-    const radio = picked !== null && (!nav || nav.type === "navigate") ? form.querySelector('input[name=closer][value="' + picked + '"]') : null;
-    if (radio && !radio.checked) {
-      radio.checked = true;
-      radio.dispatchEvent(new Event("change", { bubbles: true }));
+    if (picked !== null && (!restored || !nav || nav.type === "navigate")) pickCloser(form, picked);
+  }
+
+  // The closer as the server draws a page opened for them ("Who closed? Ben
+  // Change", folded): the phone's copy of hand entry is one for every closer.
+  function pickCloser(form, seat) {
+    const radio = form.querySelector('input[name=closer][value="' + seat + '"]');
+    if (!radio || radio.checked) return;
+    radio.checked = true;
+    const summary = form.querySelector("[data-closer-pick] > summary");
+    if (summary && !summary.querySelector("[data-closer-name]")) {
+      const who = el("span", "", summary.textContent.trim() + " ");
+      who.appendChild(el("b")).setAttribute("data-closer-name", "");
+      summary.replaceChildren(who, " ", el("span", "change", t("edit")));
     }
+    radio.dispatchEvent(new Event("change", { bubbles: true })); // app.js names the closer and folds the choice
   }
 
   function dropDraft(form) {
@@ -461,13 +483,15 @@
     if (text && box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
   }
 
-  function describe(summary, number) {
+  // "Hand 2 · Ben closed · Ana 5 · Ben -10 …", or, for cards, that the engine
+  // has yet to check them (once it refused them, the reason says the rest).
+  function describe(summary, number, state) {
     const line = el("p", "pending-line");
     line.appendChild(el("strong", "", t("hand", { n: number })));
     if (summary.closer) line.appendChild(document.createTextNode(" · " + t("closed", { name: summary.closer })));
     if (summary.mode === "points") {
       summary.players.forEach(function (p) { line.appendChild(document.createTextNode(" · " + p[0] + " " + p[1])); });
-    } else {
+    } else if (state !== "refused") {
       line.appendChild(document.createTextNode(" "));
       line.appendChild(el("span", "badge unchecked", t("unchecked")));
     }
@@ -492,18 +516,21 @@
       server.appendChild(describe({ closer: last.closer, mode: "points", players: last.points }, last.number));
       const yours = el("div", "yours");
       yours.appendChild(el("p", "", t("yours")));
-      yours.appendChild(describe(entry.summary, entry.number));
+      yours.appendChild(describe(entry.summary, entry.number, entry.state));
       compare.appendChild(server);
       compare.appendChild(yours);
       item.appendChild(compare);
     } else {
-      item.appendChild(describe(entry.summary, entry.number));
+      item.appendChild(describe(entry.summary, entry.number, entry.state));
     }
-    // What was entered, player by player: cards as tokens, or points.
+    // What was entered, player by player: cards as tokens, or points (a hand
+    // of points only has them on its line already).
     const entered = el("ul", "pending-cards");
-    entry.summary.players.forEach(function (p) {
-      if (p[1]) entered.appendChild(el("li", "", p[0] + ": " + p[1]));
-    });
+    if (entry.summary.mode !== "points") {
+      entry.summary.players.forEach(function (p) {
+        if (p[1]) entered.appendChild(el("li", "", p[0] + ": " + p[1]));
+      });
+    }
     if (entered.children.length) item.appendChild(entered);
     if (entry.state === "refused") item.appendChild(el("p", "error", t("refused") + " " + entry.reason));
     if (entry.state === "pending" && entry.error && navigator.onLine !== false) {
@@ -644,6 +671,9 @@
   // under a hand being entered: its cards would go).
   window.addEventListener("online", function () {
     banner();
+    // Taken back at once, it was no connection: a reload now would only cut
+    // short the page being opened.
+    if (navigator.onLine === false) return;
     flush().then(function (sent) {
       if (document.querySelector("form[data-draft]")) return;
       if (document.body.dataset.keptAt || (sent && scoreboardToken())) location.reload();
@@ -746,11 +776,16 @@
   function worker() {
     if (!("serviceWorker" in navigator) || !document.body.dataset.sw) return;
     if (document.body.dataset.keptAt || navigator.onLine === false) return;
+    // Opened before the worker ran (a first visit): nothing kept this page on
+    // its way, so the worker fetches it once.  It keeps only pages it keeps.
+    const unkept = navigator.serviceWorker.controller ? [] : [location.pathname];
     navigator.serviceWorker.register(document.body.dataset.sw).catch(function () { /* not fatal */ });
-    if (savingData()) return;
-    // Once installed: its installation keeps the offline page itself.
-    navigator.serviceWorker.ready.then(outdated).then(function (kept) {
-      if (kept.paths.length) kept.registration.active.postMessage({ type: "keep", paths: kept.paths });
+    navigator.serviceWorker.ready.then(function (registration) {
+      // Once installed: its installation keeps the offline page itself.
+      return savingData() ? { registration: registration, paths: [] } : outdated(registration);
+    }).then(function (kept) {
+      const paths = Array.from(new Set(unkept.concat(kept.paths)));
+      if (paths.length) kept.registration.active.postMessage({ type: "keep", paths: paths });
     });
   }
 

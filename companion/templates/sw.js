@@ -49,7 +49,8 @@ self.addEventListener("fetch", (event) => {
 });
 
 // A page asks to keep a copy of a page it links to (hand entry, so that a
-// hand can be entered offline), or of the offline page in its language.
+// hand can be entered offline), of the offline page in its language, or of
+// itself when it was opened before this worker ran (a first visit).
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "keep" || !Array.isArray(data.paths)) return;
@@ -72,13 +73,15 @@ async function page(event, url) {
   }
 }
 
+// By path and query: the read-only link's code is another image.
 async function image(event, url) {
+  const key = url.pathname + url.search;
   try {
     const response = await fetch(event.request);
-    event.waitUntil(store(url.pathname, response.clone()));
+    event.waitUntil(store(key, response.clone()));
     return response;
   } catch (error) {
-    return (await caches.match(url.pathname)) || Response.error();
+    return (await caches.match(key)) || Response.error();
   }
 }
 
@@ -92,6 +95,9 @@ async function store(path, response) {
   const type = response.headers.get("Content-Type") || "";
   if (!response.ok || response.redirected || !/^(text\/html|image\/svg\+xml)/.test(type)) return false;
   const headers = new Headers(response.headers);
+  // The body is kept as read, decoded: its compressed length and encoding no longer apply.
+  headers.delete("Content-Encoding");
+  headers.delete("Content-Length");
   headers.set("X-Kept-At", String(Date.now()));
   const body = await response.blob();
   return cache.put(path, new Response(body, { status: response.status, statusText: response.statusText, headers }));
