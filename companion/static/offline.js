@@ -623,8 +623,17 @@
     // A kept copy's messages ("Hand 1 saved.") were said long ago.
     if (kept) document.querySelectorAll(".flashes").forEach(function (f) { f.hidden = true; });
     if (box.hidden) return;
-    const time = new Intl.DateTimeFormat(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+    const time = new Intl.DateTimeFormat(clockLocale(), { hour: "2-digit", minute: "2-digit" });
     box.textContent = t("asOf", { time: time.format(new Date(kept || loadedAt)) });
+  }
+
+  // The page's language in the reader's own region, for the clock: the page says "en",
+  // an en-GB phone reads 24-hour time ("08:16"), an en-US one "08:16 AM".
+  function clockLocale() {
+    const page = document.documentElement.lang || "en";
+    const base = page.split("-")[0].toLowerCase();
+    const mine = (navigator.languages || []).find(function (l) { return l.split("-")[0].toLowerCase() === base; });
+    return mine || page;
   }
 
   // -- events ------------------------------------------------------------------------

@@ -484,3 +484,20 @@ def test_a_table_link_opened_once_works_offline_with_a_hand_typed_as_points(
     expect_totals(phone, [6, -6, 20, 46])
     assert server_hands(live_server, owner) == [(1, 0, [1, 4, 8, 16]), (2, 1, [5, -10, 12, 30])]
     context.close()
+
+
+@pytest.mark.parametrize("locale,clock", [("en-GB", r"\d\d:\d\d$"), ("en-US", r"\d\d:\d\d\s?[AP]M$")])
+def test_the_offline_time_is_told_as_the_readers_region_tells_it(
+    browser: Browser, browser_context_args, live_server, locale, clock
+):
+    """The page is in English for both; the time it was kept is 24-hour for
+    a British phone, 12-hour for an American one (found by hand: "08:16 AM"
+    for en-GB)."""
+    context = browser.new_context(**{**browser_context_args, "locale": locale})
+    page = context.new_page()
+    scoreboard = start_table(page, live_server, ["Ana", "Ben"])
+    context.set_offline(True)
+    visit_offline(page, scoreboard, "Table")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#offline-banner")).to_have_text(re.compile(r"^offline · as of " + clock))
+    context.close()
