@@ -10,7 +10,8 @@ With ``--players K`` one A plays K-1 copies of B, A's seat moving round the
 table; a fair share is then 1/K.  Prints A's match-win share with a 95 %
 Wilson interval (a shared win counts as a share) and each bot's decision
 time (p50/p95 over every ``choose_draw``/``choose_end`` call), using at
-most two processes.
+most two processes; also the points per closed hand of A and of each B (a
+finer measure than match wins: lower is better).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import multiprocessing
 import random
 import sys
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from ..rules import get_rules
@@ -59,6 +61,8 @@ class MatchOutcome:
     closed: int
     times_a: list[float]
     times_b: list[float]
+    points_a: int = 0  # A's points over the closed hands
+    points_b: float = 0.0  # the Bs' points over the closed hands, per B
 
 
 def resolve(name: str, extra: dict[str, type]) -> type:
@@ -83,7 +87,10 @@ def play_one(args: tuple) -> MatchOutcome:
     log = play_match(rules, names, bots, rng)
     winners = log.state.winners
     share = winners.count("A") / len(winners) if winners else 0.0
-    return MatchOutcome(share, log.hands, log.closed, a.times, [t for b in bs for t in b.times])
+    hands = [e["hand"] for e in log.events if "hand" in e]
+    points_a = sum(h.get("A", 0) for h in hands)
+    points_b = sum(sum(v for n, v in h.items() if n != "A") / max(1, len(h) - ("A" in h)) for h in hands)
+    return MatchOutcome(share, log.hands, log.closed, a.times, [t for b in bs for t in b.times], points_a, points_b)
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -113,23 +120,34 @@ def run(
     players: int = 2,
     extra: dict[str, type] | None = None,
     jobs: int = 2,
+    progress: int = 0,
 ) -> dict:
+    """Play the matches; ``progress``: print A's share so far every that many matches."""
     extra = extra or {}
     cls_a, cls_b = resolve(a, extra), resolve(b, extra)
     work = [(cls_a, cls_b, preset, seed, i, players) for i in range(matches)]
     jobs = max(1, min(2, jobs))
     t0 = time.perf_counter()
-    if jobs == 1:
-        outcomes = [play_one(w) for w in work]
-    else:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            outcomes = pool.map(play_one, work, chunksize=max(1, matches // (8 * jobs)))
+    outcomes: list[MatchOutcome] = []
+    with multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else nullcontext() as pool:
+        played = pool.imap(play_one, work, chunksize=max(1, matches // (8 * jobs))) if pool else map(play_one, work)
+        for outcome in played:
+            outcomes.append(outcome)
+            if progress and len(outcomes) % progress == 0 and len(outcomes) < matches:
+                n = len(outcomes)
+                share = sum(o.share for o in outcomes) / n
+                low, high = wilson(share, n)
+                print(
+                    f"  {n} matches: {a} {share:.1%} [95% {low:.1%}–{high:.1%}], {time.perf_counter() - t0:.0f} s",
+                    flush=True,
+                )
     elapsed = time.perf_counter() - t0
     share = sum(o.share for o in outcomes) / matches
     low, high = wilson(share, matches)
     times_a = [t for o in outcomes for t in o.times_a]
     times_b = [t for o in outcomes for t in o.times_b]
     hands = sum(o.hands for o in outcomes)
+    closed = sum(o.closed for o in outcomes)
     return {
         "a": a,
         "b": b,
@@ -140,7 +158,9 @@ def run(
         "low": low,
         "high": high,
         "hands": hands,
-        "closed": sum(o.closed for o in outcomes) / hands if hands else 0.0,
+        "closed": closed / hands if hands else 0.0,
+        "a_points": sum(o.points_a for o in outcomes) / closed if closed else 0.0,
+        "b_points": sum(o.points_b for o in outcomes) / closed if closed else 0.0,
         "a_p50_ms": percentile(times_a, 0.5) * 1000,
         "a_p95_ms": percentile(times_a, 0.95) * 1000,
         "b_p50_ms": percentile(times_b, 0.5) * 1000,
@@ -159,6 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bot", action="append", default=[], metavar="module:Class", help="load a bot class")
     parser.add_argument("--jobs", type=int, default=2, help="processes (at most 2)")
+    parser.add_argument("--progress", type=int, default=0, metavar="N", help="print the share so far every N matches")
     args = parser.parse_args(argv)
     extra: dict[str, type] = {}
     for spec in args.bot:
@@ -174,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
         players=args.players,
         extra=extra,
         jobs=args.jobs,
+        progress=args.progress,
     )
     fair = f" (fair share {1 / r['players']:.0%})" if r["players"] > 2 else ""
     print(
@@ -181,6 +203,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{r['a']} wins {r['share']:.1%} [95% {r['low']:.1%}–{r['high']:.1%}]{fair}"
     )
     print(f"hands {r['hands']}, closed {r['closed']:.1%}, {r['seconds']:.0f} s")
+    print(f"points per closed hand: {r['a']} {r['a_points']:.2f}, {r['b']} {r['b_points']:.2f}")
     print(f"decision time {r['a']}: p50 {r['a_p50_ms']:.1f} ms, p95 {r['a_p95_ms']:.1f} ms")
     print(f"decision time {r['b']}: p50 {r['b_p50_ms']:.1f} ms, p95 {r['b_p95_ms']:.1f} ms")
     sys.stdout.flush()

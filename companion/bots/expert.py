@@ -14,18 +14,27 @@ about the cards it has not seen:
   chance after the draw after that is sampled (determinized pairs of draws,
   the same for every option), keeping the seven with the fewest loose points
   in between; the loose points it would hold are averaged the same way.
-- **The race.**  Those chances race the opponents' (a per-turn chance that
-  grows with their turns and with every card they took from the pile).  An
-  option's value is what it expects to win by closing (the opponents'
-  likely points, less its own closing score) minus the points it expects to
-  hold should an opponent close first.
+- **The opponents' hands.**  The opponent model (:mod:`companion.bots.model`)
+  samples hands for the opponents from what they took, threw and refused
+  and from how well their last throw fits; in each sampled deal, playing
+  as the simple and good players do, the chance that somebody closes
+  before its next turn is exact for each card it could throw (a card that
+  lets the next player close counts in full), and the chance at the turn
+  after is rolled one draw on.  (Two decks or wild cards: a per-turn chance
+  that grows with their turns and with every card they took from the pile.)
+- **The race.**  Those chances race the opponents'.  An option's value is
+  what it expects to win by closing (the opponents' likely points, less its
+  own closing score) minus the points it expects to hold should an opponent
+  close first.
 - **When to close.**  A legal close is compared with waiting for −10 or a
   Chinchón on the same terms: it waits only when the better close is likely
   and nobody looks close to closing.
-- **The match.**  Points that would put itself out of the match weigh
-  heavily (less when it could buy back in), and so do the points that would
-  put an opponent out (heads-up, a close that puts the opponent over the
-  target wins the match).
+- **The match.**  Heads-up, points are valued by the chance to win the match
+  they leave (:mod:`companion.bots.equity`): a close that puts itself out
+  is worth nothing, one that puts the opponent out the match, and points
+  weigh more near the target.  With more players, points that would put
+  itself out weigh heavily (less when it could buy back in), and so do the
+  points that would put an opponent out.
 
 Decisions are deterministic for a given view and seed.
 """
@@ -37,7 +46,10 @@ import random
 from collections.abc import Sequence
 
 from ..rules import JOKER, Card
+from ..rules.variants import Eliminate
+from .equity import equity
 from .hands import HandEval, evaluator
+from .model import OpponentModel, stock_close_chance, take_top
 from .players import fed_cards, known_held, near, partners
 from .protocol import Source
 from .view import SeatView
@@ -96,7 +108,7 @@ class ExpertBot:
         if top is not None:
             eight = [*hand, top]
             throws = plan.candidates(eight, top) if candidates else [d for d in dict.fromkeys(eight) if d != top]
-            best = max(plan.value(_without(eight, d), my_first=False) - plan.feed_cost(d) for d in throws)
+            best = max(plan.value(_without(eight, d), my_first=False, discard=d) - plan.feed_cost(d) for d in throws)
             close = plan.close_value(eight)
             values["discard"] = best if close is None else max(best, close)
         return values
@@ -109,7 +121,7 @@ class ExpertBot:
         hand = list(view.hand)
         throws = plan.candidates(hand) if candidates else list(dict.fromkeys(hand))
         values: dict[tuple[Card, bool], float] = {
-            (d, False): plan.value(_without(hand, d), my_first=False) - plan.feed_cost(d) for d in throws
+            (d, False): plan.value(_without(hand, d), my_first=False, discard=d) - plan.feed_cost(d) for d in throws
         }
         for d in dict.fromkeys(hand):
             if view.can_close(d):
@@ -131,15 +143,17 @@ def _without(cards: Sequence[Card], card: Card) -> list[Card]:
 class _Plan:
     """One decision's model of the table (built from the view only)."""
 
-    # An opponent's chance to close at their turn: measured for the simple
-    # player heads-up (3 % at its first turn, 10 % at its fifth, 21 % at its
-    # tenth), more for every card taken from the pile still held.  Re-measured
-    # against the expert (1500 hands each, classic): good closes at 3.8 % of
-    # its second turn, 10.2 % of its fifth, 16.2 % of its eighth, 22 % of its
-    # eleventh; simple 3.8 / 8.4 / 13.3 / 18.8 %; the model gives 3.4 / 9.1 /
-    # 14.8 / 20.5 %.  After a throw worth 3-4 both close 18 % of the time,
-    # after a 9-10 (value 8-10) 4-6 %.  Doubling or halving Q0 and Q1 moved
-    # the expert's points per hand against good by under 0.1.
+    # The turn-based hazard (with two decks or wild cards; Q1 also grows the
+    # sampled one turn by turn).  An opponent's chance to close at their
+    # turn: measured for the simple player heads-up (3 % at its first turn,
+    # 10 % at its fifth, 21 % at its tenth), more for every card taken from
+    # the pile still held.  Re-measured against the expert (1500 hands each,
+    # classic): good closes at 3.8 % of its second turn, 10.2 % of its
+    # fifth, 16.2 % of its eighth, 22 % of its eleventh; simple 3.8 / 8.4 /
+    # 13.3 / 18.8 %; the model gives 3.4 / 9.1 / 14.8 / 20.5 %.  After a
+    # throw worth 3-4 both close 18 % of the time, after a 9-10 (value 8-10)
+    # 4-6 %.  Doubling or halving Q0 and Q1 moved the expert's points per
+    # hand against good by under 0.1.
     Q0 = 0.015
     Q1 = 0.019
     Q_HELD = 0.03
@@ -154,12 +168,21 @@ class _Plan:
     GIFT = 0.8
     LONG = 0.5  # weight of the points held after two draws when the hand goes on
     GIFT_BELOW = 6.0
+    # Opponents' hands sampled per decision (0: the turn-based hazard alone).
+    # Calibrated on real deals (bench/bench_model.py, expert against good,
+    # classic, 60 hands, 284 positions, 40 samples): the chance that the
+    # opponent closes at its next turn, predicted / measured, by its turns so
+    # far: 0-1 2.6 / 3.3 %, 2-3 3.9 / 8.3 %, 4-5 9.0 / 9.1 %, 6-8 13.6 / 12.5 %,
+    # all 7.9 / 8.8 %; the turn-based hazard gave 14.9 % in all (4.0, 9.1,
+    # 18.1, 28.7 % by turn).  24 samples keep decisions inside the budget.
+    DEALS = 24
 
     def __init__(self, view: SeatView, seed: int, pairs: int) -> None:
         self.view = view
         self.ev: HandEval = evaluator(view.rules)
         self.players = view.players
-        self.rng = random.Random(hash((seed, view.seat, len(view.thrown), view.stock_size, tuple(view.hand))))
+        # The hand sorted: the same cards in another order (a hand replayed for its review) decide the same.
+        self.rng = random.Random(hash((seed, view.seat, len(view.thrown), view.stock_size, tuple(sorted(view.hand)))))
         self._memo8 = _memo_for(self.ev)
         self._memo7: dict = {}
         self.plain = self.ev.plain and view.rules.copies(view.players) == 1
@@ -167,6 +190,11 @@ class _Plan:
         self._unseen()
         self._opponents()
         self.draw_pairs = self._sample_pairs(pairs)
+        self._q_after: dict[Card | None, float] = {}
+        self.q2 = self.q
+        self.deals = self._sample_deals(self.DEALS) if self.plain and self.DEALS else []
+        if self.deals:
+            self.q = self.q_after(None)
 
     # -- where the unseen cards are ------------------------------------------------
     def _unseen(self) -> None:
@@ -257,15 +285,87 @@ class _Plan:
         self.my_total = me
         self.target = target
         self.fed = fed_cards(view)
+        # Heads-up, points are valued by the chance to win the match they leave.
+        self.eq = equity(target, rules.eliminate == Eliminate.REACH) if heads_up else None
+        if self.eq is not None:
+            self.their_total = totals[view.opponents[0]]
+            self.eq0 = self.eq(me, self.their_total)
+        self.their_points = [self.opp_points]  # what the opponent would score were I to close now
+
+    def _match(self, mine: float, theirs: float) -> float:
+        """Heads-up: what adding these points to the totals changes in the match, in points."""
+        eq = self.eq
+        assert eq is not None
+        return eq.points * (eq(self.my_total + round(mine), self.their_total + round(theirs)) - self.eq0)
+
+    # -- the opponents' hands, sampled from the evidence (companion.bots.model) ----------
+    def _sample_deals(self, n: int) -> list[tuple[int, int, float, float]]:
+        """Per sampled deal: the next opponent's seven (a mask), its points,
+        its chance to close from the stock, and the chance that none of the
+        later opponents closes at their turn.  Also sets the chance that
+        somebody closes at their second turn from now (``q2``): each
+        opponent rolled one draw on (the stock card kept if it helps)."""
+        ev = self.ev
+        rng = self.rng
+        model = OpponentModel(self.view, ev)
+        out = []
+        none2 = 0.0
+        for _ in range(n):
+            deal = model.sample(rng)
+            stock = deal.stock
+            masks = [ev.mask(h) for h in deal.hands]
+            chances = [stock_close_chance(ev, m, stock) for m in masks]
+            rest = 1.0
+            for c in chances[1:]:
+                rest *= 1.0 - c
+            out.append((masks[0], ev.points_of_mask(masks[0]), chances[0], rest))
+            none = 1.0
+            for m in masks:
+                if stock:
+                    drawn = stock[int(rng.random() * len(stock))]
+                    m = ev.keep_mask(m | ev.bit[drawn])
+                none *= 1.0 - stock_close_chance(ev, m, stock)
+            none2 += none
+        self.q2 = 1.0 - none2 / n
+        # Were I to close now: the measured mean, spread as the sampled hands' points.
+        mean = sum(points for _, points, _, _ in out) / n
+        if mean:
+            self.their_points = [self.opp_points * points / mean for _, points, _, _ in out]
+        return out
+
+    def q_after(self, discard: Card | None) -> float:
+        """The chance that somebody closes before my next turn once I throw
+        ``discard`` (None: a card not known yet, so only their stock draws)."""
+        if not self.deals:
+            return self.q
+        got = self._q_after.get(discard)
+        if got is None:
+            none = 0.0
+            for mask, _, from_stock, rest in self.deals:
+                took = take_top(self.ev, mask, discard) if discard is not None else None
+                first = from_stock if took is None else float(took)
+                none += (1.0 - first) * rest
+            got = self._q_after[discard] = 1.0 - none / len(self.deals)
+        return got
 
     def my_cost(self, loose: float) -> float:
         """What holding ``loose`` points costs if somebody else closes (lay-offs take some off)."""
+        if self.eq is not None:
+            return -self._match(self.LAYOFF * loose, 0)
         return self.LAYOFF * loose + self.out_weight * _sigmoid((self.my_total + loose - self.target) / 5.0)
 
     def close_gain(self, score: int) -> float:
         if score == -1000:
             return WIN_MATCH * 3
+        if self.eq is not None:
+            return sum(self._match(score, x) for x in self.their_points) / len(self.their_points)
         return self.win_gain - score - self.out_weight * _sigmoid((self.my_total + score - self.target) / 5.0)
+
+    def later_gain(self, draws: int, score: float) -> float:
+        """What closing after ``draws`` more draws, scoring ``score``, is worth."""
+        if self.eq is not None:
+            return self._match(score, self.opp_points * 0.85**draws)
+        return self.win_gain * 0.85**draws - score
 
     def candidates(self, eight: list[Card], keep: Card | None = None) -> list[Card]:
         """Discards worth a look: the ones leaving the fewest loose points, and
@@ -357,26 +457,28 @@ class _Plan:
         got = self._memo7[key] = (p1, min(1.0, p1 + p2_more), loose1, loose2, score)
         return got
 
-    def value(self, kept: list[Card], *, my_first: bool) -> float:
-        """Expected gain of holding ``kept`` (the race against the opponents)."""
+    def value(self, kept: list[Card], *, my_first: bool, discard: Card | None = None) -> float:
+        """Expected gain of holding ``kept`` (the race against the opponents),
+        ``discard`` thrown (None: not chosen yet)."""
         key = self.key_of(kept)
         p1, p2, loose1, loose2, score = self.odds(key)
         loose0 = self.loose7(key)
         h = [p1, (p2 - p1) / (1.0 - p1) if p1 < 1.0 else 1.0]
         h.append(min(0.9, h[1] * 1.15 + 0.02))
-        q = self.q
+        grow = self.Q1 if self.deals else 0.0  # the turn-based hazard already grows
+        qs = [self.q_after(discard), self.q2, min(0.5, self.q2 + grow), min(0.5, self.q2 + 2 * grow)]
         alive = 1.0
         total = 0.0
         draws = 0
         for k in range(8):
             if (k % 2 == 0) == my_first:
                 hz = h[min(draws, 2)]
-                gain = self.win_gain * 0.85**draws - (score if draws == 0 else 1.0)
-                total += alive * hz * gain
+                total += alive * hz * self.later_gain(draws, score if draws == 0 else 1.0)
                 alive *= 1.0 - hz
                 draws += 1
             else:
                 held = loose0 if draws == 0 else loose1 if draws == 1 else loose2
+                q = qs[k // 2]
                 total -= alive * q * self.my_cost(held)
                 alive *= 1.0 - q
         # Whatever is left: a long hand, roughly even, holding what we hold.

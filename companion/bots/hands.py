@@ -3,10 +3,11 @@
 The bots ask the same few questions thousands of times per decision: how
 many points does this hand leave loose, could these eight cards close.  For
 hands of distinct real cards without wild cards (every preset with one deck)
-a :class:`HandEval` answers from a table of every meld of the pack — each
-meld confirmed once by the engine's own :func:`~companion.rules.best_melds`,
-so the meld rules stay in ``companion.rules`` — and a search over bitmasks
-memoised across calls.  Any other hand (jokers, wild cards, two copies of a
+a :class:`HandEval` answers from the engine's own table of every meld of the
+pack (:class:`~companion.rules.melds.NumberedMelds`, in the engine's card
+ids) and the engine's close rule and scores (:func:`~companion.rules.close.close_facts`),
+so the meld and close rules stay in ``companion.rules``, with a search over
+bitmasks memoised across calls.  Any other hand (jokers, wild cards, two copies of a
 card) goes to the engine itself, memoised too.  Tests check both paths
 against the engine.
 
@@ -21,10 +22,9 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
-from ..rules import SUITS, Card, Rules, best_melds, check_close
-from ..rules.variants import CloseRule
+from ..rules import Card, Rules, best_melds, check_close
+from ..rules.close import close_facts
 
 _CACHE_LIMIT = 1 << 19
 #: What one loose card weighs in the (loose cards, loose points) order: more than any points.
@@ -36,18 +36,40 @@ class HandEval:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        deck = rules.pack
-        self.cards: list[Card] = deck.cards()
+        facts = close_facts(rules)
+        self.cards: list[Card] = rules.pack.cards()  # in engine-id order: a card's bit is its engine id
         self.bit = {c: 1 << i for i, c in enumerate(self.cards)}
-        self.values = [rules.value(c) for c in self.cards]
+        self.values = facts.tables.value_of_id
         self.plain = not rules.jokers and not rules.wild_cards
-        self.one_card = rules.close_rule == CloseRule.ONE_CARD
-        self.close_max = rules.close_max
-        self.bonus = rules.all_combined_bonus
+        # The close rule, read from the engine's limits (Rules.can_close): it
+        # either counts loose cards (two never close: the one-card rule) or
+        # caps their points whatever their number (seven kept at most).
+        limit = facts.loose_limit
+        self.one_card = limit[2] < 0
+        self.close_max = limit[1] if self.one_card else limit[7]
+        self.bonus = facts.combined_score
+        #: A genuine Chinchón's score: ``-1000`` marks one that wins the match.
+        self.chinchon = facts.chinchon_score if facts.chinchon_loses else -1000
+        #: Per card id, the melds (engine-id bitmasks) whose lowest card it is;
+        #: and the seven-card runs (the genuine Chinchóns).
         self.melds_low: list[list[int]] = [[] for _ in self.cards]
         self.runs7: set[int] = set()
+        #: Per card id, the three-card melds holding it, that card taken out: a
+        #: card joins a meld with some cards if and only if it joins one of
+        #: three (a longer meld holding it holds a shorter one that does: three
+        #: of a set's suits, a run's three in a row).
+        self.meld_rests: list[list[int]] = [[] for _ in self.cards]
         if self.plain:
-            self._build_melds()
+            for m in facts.numbered.melds:
+                if m.bit_count() > 8:
+                    continue  # a hand holds at most eight
+                self.melds_low[(m & -m).bit_length() - 1].append(m)
+                if m.bit_count() == 3:
+                    for i in range(len(self.cards)):
+                        if m >> i & 1:
+                            self.meld_rests[i].append(m ^ 1 << i)
+                if m.bit_count() == 7:  # sets hold four at most
+                    self.runs7.add(m)
         self._points: dict[int, int] = {0: 0}
         self._count: dict[int, int] = {0: 0}
         self._slow: dict[tuple, int] = {}
@@ -55,27 +77,6 @@ class HandEval:
         self._fc: dict[int, int] = {}
         #: Room for callers' own memos over these rules (e.g. the expert's lookahead).
         self.memo: dict[str, dict] = {}
-
-    # -- the meld table ------------------------------------------------------
-    def _build_melds(self) -> None:
-        rules = self.rules
-        ranks = rules.pack.ranks
-        groups: list[tuple[Card, ...]] = []
-        for rank in ranks:
-            same = [Card(rank, s) for s in SUITS]
-            groups += [g for k in (3, 4) for g in combinations(same, k)]
-        for suit in SUITS:
-            line = [Card(r, suit) for r in ranks]
-            groups += [tuple(line[a : a + k]) for k in range(3, 9) for a in range(len(line) - k + 1)]
-        for group in groups:
-            arrangement = best_melds(group, rules, copies=1)
-            if arrangement.points or len(arrangement.melds) != 1:
-                continue  # not one meld under these rules
-            mask = self.mask(group)
-            low = (mask & -mask).bit_length() - 1
-            self.melds_low[low].append(mask)
-            if len(group) == 7 and len({c.suit for c in group}) == 1:
-                self.runs7.add(mask)
 
     def mask(self, cards: Sequence[Card]) -> int:
         m = 0
@@ -186,17 +187,14 @@ class HandEval:
             return loose, False, None
         elif loose:
             return loose, True, loose
-        score = self.bonus
-        chinchon = self.rules.chinchon
-        if self.runs7 and chinchon != "none":
+        if self.chinchon != self.bonus:
             m = mask
             while m:
                 low = m & -m
                 m ^= low
                 if mask ^ low in self.runs7:
-                    score = -1000 if chinchon == "wins_match" else chinchon  # type: ignore[assignment]
-                    break
-        return loose, True, score
+                    return loose, True, self.chinchon
+        return loose, True, self.bonus
 
     def keep_mask(self, mask: int) -> int:
         """The seven of eight plain cards with the fewest loose points."""
@@ -227,6 +225,50 @@ class HandEval:
                 return mask ^ low
         return mask ^ (mask & -mask)
 
+    def joins(self, mask: int, card: Card) -> bool:
+        """Whether ``card`` makes a meld with some of the cards of ``mask``."""
+        rests = self.meld_rests[self.bit[card].bit_length() - 1]
+        return any(m & mask == m for m in rests)
+
+    def with_card(self, mask: int, card: Card) -> tuple[int, bool]:
+        """(loose points after the best discard, closes?) of the seven cards of
+        ``mask`` and ``card`` (plain, not among them): :meth:`eight_mask`,
+        without the search when the card joins no meld (it stays loose unless thrown)."""
+        if self.joins(mask, card):
+            loose, closes, _ = self.eight_mask(mask | self.bit[card])
+            return loose, closes
+        value = self.values[self.bit[card].bit_length() - 1]
+        loose = min(self.points_of_mask(mask), self._free_points(mask) + value)
+        return loose, self.mask_can_close(mask) or value <= self._room(mask)
+
+    def _room(self, mask: int) -> int:
+        """The most a loose card added to the seven of ``mask`` (one of them
+        thrown) may count for a legal close (-1: none may)."""
+        if self.one_card:  # only if six of them meld
+            return self.close_max if self._free_count(mask) == 0 else -1
+        return self.close_max - self._free_points(mask)
+
+    def closing_draws(self, mask: int, cards: Sequence[Card]) -> int:
+        """How many of ``cards`` (plain, none in ``mask``) would let the seven
+        cards of ``mask`` close once drawn.  A card that makes a meld with
+        none of them stays loose whichever card goes down, so only the
+        others need the search: the rest is a sum."""
+        if self.mask_can_close(mask):
+            return len(cards)  # throw the card drawn
+        bit, rests, values = self.bit, self.meld_rests, self.values
+        room = self._room(mask)
+        n = 0
+        for c in cards:
+            b = bit[c]
+            i = b.bit_length() - 1
+            for m in rests[i]:
+                if m & mask == m:
+                    n += self.eight_mask(mask | b)[1]
+                    break
+            else:
+                n += values[i] <= room
+        return n
+
     # -- closing ------------------------------------------------------------------
     def mask_can_close(self, mask: int) -> bool:
         """Whether the seven cards of ``mask`` may be shown in a close."""
@@ -245,13 +287,7 @@ class HandEval:
         points = self.points_of_mask(mask)
         if points:
             return points
-        if mask in self.runs7:
-            chinchon = self.rules.chinchon
-            if chinchon == "wins_match":
-                return -1000
-            if isinstance(chinchon, int):
-                return chinchon
-        return self.bonus
+        return self.chinchon if mask in self.runs7 else self.bonus
 
     def can_close(self, kept: Sequence[Card], players: int | None = None) -> bool:
         """Whether these seven kept cards may be shown in a close (not the first-round rule)."""

@@ -120,3 +120,34 @@ def test_early_against_a_quiet_opponent_it_waits_for_the_better_close():
     )
     card, close = ExpertBot().choose_end(seat_view(game, 0))
     assert not close and str(card) == "12e"
+
+
+WAITING = ["11c 11e 11b 5o 6o 7o 12e 4c", "5b 5c 10e 4o 12o 2c 1c"]
+
+
+@pytest.mark.parametrize(
+    "totals,closes",
+    [
+        ([97, 40], False),  # closing with 4 puts itself over 100: the opponent wins the match
+        ([20, 95], True),  # the opponent holds plenty: closing with 4 puts it out and wins the match
+    ],
+)
+def test_near_the_target_the_match_decides_whether_to_close(totals, closes):
+    """The position where, early in a match, it waits for −10 (see above)."""
+    game = after_drawing(fixed(WAITING, "1e 10c 3b 2b 1b", "12c", turns_taken=2))
+    view = seat_view(game, 0, totals=totals)
+    assert ExpertBot().choose_end(view) == (parse_cards("12e")[0], closes)
+
+
+def test_every_move_is_judged_and_the_choice_is_the_best_judged():
+    game = after_drawing(fixed(WAITING, "1e 10c 3b 2b 1b", "12c", turns_taken=2))
+    view = seat_view(game, 0, totals=[20, 30])
+    bot = ExpertBot()
+    values = bot.judge_end(view)
+    legal = {(c, True) for c in set(view.hand) if view.can_close(c)}
+    assert set(values) == {(c, False) for c in set(view.hand)} | legal and legal
+    card, close = bot.choose_end(view)
+    best = bot.judge_end(view, candidates=True)
+    assert best[(card, close)] == max(best.values())
+    draw = bot.judge_draw(seat_view(fixed(["11c 11e 11b 5o 6o 7o 12e", WAITING[1]], "1b", "4o"), 0))
+    assert set(draw) == {"stock", "discard"} and draw["discard"] > draw["stock"]  # 4o makes 4o-7o
