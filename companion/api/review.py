@@ -40,8 +40,11 @@ def _deal(data: Any, rules) -> HandGame:
         raise ChinchonError(f"deal.closer must be null or a seat from 0 to {len(hands) - 1}.", "deal.closer")
     try:
         game = HandGame.from_dict(data, rules)
-    except ChinchonError as error:
-        raise ChinchonError(f"deal: {error}", "deal") from None
+    except ChinchonError:  # a card of another deck, or no card at all (never echoed: it may be long)
+        raise ChinchonError(
+            "deal holds something that is not a card of this deck: write a rank and a suit letter, like 5o or 12c.",
+            "deal",
+        ) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         raise ChinchonError(NOT_A_DEAL, "deal") from None
     if game.phase != "over":
