@@ -335,17 +335,22 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
     """The odds of each move for the seat to move, from its view only."""
     rules, players = view.rules, view.players
     seen = seen_by_seat(view)
-    if view.drawn:
-        advice = advise(
+
+    def ask(hand, seen, **draws) -> Advice:  # the seat's own stock, players, turn and seed
+        return advise(
             rules,
-            view.hand,
+            hand,
             seen,
             stock=view.stock_size,
             players=players,
             samples=samples,
             seed=seed,
             first_round=view.first_round,
+            **draws,
         )
+
+    if view.drawn:
+        advice = ask(view.hand, seen)
         best = _recommend(advice.rows)
         rows = sorted(advice.rows, key=lambda r: (r is not best, not r.close_now, _rank(r)))
         return Hint(
@@ -365,16 +370,7 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
             samples,
             advice.unseen,
         )
-    stock = advise(
-        rules,
-        view.hand,
-        seen,
-        stock=view.stock_size,
-        players=players,
-        samples=samples,
-        seed=seed,
-        first_round=view.first_round,
-    )
+    stock = ask(view.hand, seen)
     s = stock.rows[0]
     options = [HintRow("stock", None, None, s.close_next, s.close_within_3, s.expected_points)]
     if view.top is not None:
@@ -383,17 +379,7 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
         eight = [*view.hand, view.top]
         later = stock.draws - 1  # the pile's card is this turn's draw
         if later:
-            rows = advise(
-                rules,
-                eight,
-                rest,
-                stock=view.stock_size,
-                players=players,
-                samples=samples,
-                seed=seed,
-                draws=later,
-                first_round=view.first_round,
-            ).rows
+            rows = ask(eight, rest, draws=later).rows
         else:
             rows = tuple(next_draw(rules, eight, rest, players=players, first_round=view.first_round))
         best = _recommend([r for r in rows if r.discard != view.top])
