@@ -116,12 +116,12 @@ class Review:
 
     @property
     def accuracy(self) -> dict[int, float]:
-        """Per reviewed seat: 100 × the average of ``1 - loss / BLUNDER``."""
-        scores: dict[int, list[float]] = {}
+        """Per reviewed seat: its :func:`accuracy` over this hand's decisions."""
+        losses: dict[int, list[float]] = {}
         for step in self.steps:
             if step.judgement is not None and step.seat is not None:
-                scores.setdefault(step.seat, []).append(max(0.0, 1.0 - step.judgement.loss / BLUNDER))
-        return {seat: 100.0 * sum(s) / len(s) for seat, s in scores.items()}
+                losses.setdefault(step.seat, []).append(step.judgement.loss)
+        return {seat: accuracy(xs) for seat, xs in losses.items()}
 
     @property
     def marks(self) -> dict[int, dict[str, int]]:
@@ -133,6 +133,11 @@ class Review:
                 if step.judgement.mark:
                     per[step.judgement.mark] += 1
         return out
+
+
+def accuracy(losses: Sequence[float]) -> float:
+    """100 × the average over decisions of ``1 - loss / BLUNDER`` (0 for a blunder or worse)."""
+    return 100.0 * sum(max(0.0, 1.0 - x / BLUNDER) for x in losses) / len(losses)
 
 
 def review_hand(

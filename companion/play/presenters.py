@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..bots.review import BLUNDER, INACCURACY, MISTAKE, Review
+from ..bots.review import BLUNDER, INACCURACY, MISTAKE, Review, accuracy
 from ..bots.review import VERSION as REVIEW_VERSION
 from ..models import Deal, GameTable
 from ..rules import SUITS, Card, best_melds
@@ -237,17 +237,10 @@ def match_accuracy(table: GameTable) -> dict[int, tuple[float, int]]:
             if judged is not None and seat is not None:
                 losses.setdefault(deal.seats[seat], []).append(judged["loss"])
                 hands.setdefault(deal.seats[seat], set()).add(deal.id)
-    return {
-        seat: (100.0 * sum(max(0.0, 1.0 - x / BLUNDER) for x in xs) / len(xs), len(hands[seat]))
-        for seat, xs in losses.items()
-    }
+    return {seat: (accuracy(xs), len(hands[seat])) for seat, xs in losses.items()}
 
 
 def face_up(cards: list[Card], rules, copies: int) -> list[Card]:
     """A hand face up: its melds first (the engine's best), then the loose cards by suit."""
-    arrangement = best_melds(cards, rules, copies=copies)
-    melded = [c for meld in arrangement.melds for c in meld]
-    rest = list(cards)
-    for c in melded:
-        rest.remove(c)
-    return [*melded, *sorted(rest, key=by_suit)]
+    arranged = best_melds(cards, rules, copies=copies)
+    return [*(c for meld in arranged.melds for c in sorted(meld)), *sorted(arranged.deadwood, key=by_suit)]
