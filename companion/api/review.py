@@ -52,24 +52,18 @@ def _deal(data: Any, rules) -> HandGame:
     return game
 
 
-def _seats(value: Any, players: int, name: str, kind: str) -> list[int] | None:
+def _whole_numbers(value: Any, name: str, fits, words: str) -> list[int] | None:
+    """An optional list of at most MAX_PLAYERS whole numbers that ``fits``, or a 400 at ``name``."""
     if value is None:
         return None
-    ok = (
+    if (
         isinstance(value, list)
         and len(value) <= MAX_PLAYERS
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    )
-    if kind == "seats" and ok and all(0 <= v < players for v in value):
+        and fits(value)
+    ):
         return value
-    if kind == "totals" and ok and len(value) == players and all(-100_000 <= v <= 100_000 for v in value):
-        return value
-    raise ChinchonError(
-        f"{name} must list seats from 0 to {players - 1}."
-        if kind == "seats"
-        else f"{name} must give each of the {players} players' totals.",
-        name,
-    )
+    raise ChinchonError(f"{name} must {words}.", name)
 
 
 @bp.post("/review")
@@ -77,8 +71,16 @@ def review():
     data = _body()
     rules = rules_from_json(_optional(data, "rules"))
     game = _deal(data.get("deal"), rules)
-    seats = _seats(_optional(data, "seats"), game.players, "seats", "seats")
-    totals = _seats(_optional(data, "totals"), game.players, "totals", "totals")
+    n = game.players
+    seats = _whole_numbers(
+        _optional(data, "seats"), "seats", lambda v: all(0 <= s < n for s in v), f"list seats from 0 to {n - 1}"
+    )
+    totals = _whole_numbers(
+        _optional(data, "totals"),
+        "totals",
+        lambda v: len(v) == n and all(-100_000 <= t <= 100_000 for t in v),
+        f"give each of the {n} players' totals",
+    )
     try:
         result = review_hand(game, seats=seats, totals=totals)
     except ChinchonError as error:  # a record the rules do not allow
