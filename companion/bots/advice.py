@@ -55,7 +55,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..rules import JOKER, Card, Rules, check_close
+from ..rules import JOKER, Card, Rules
 from ..rules.errors import ChinchonError, CountError
 from ..rules.validate import check_card_groups
 from .hands import HandEval, evaluator
@@ -250,16 +250,8 @@ def _solve_seven(ev: HandEval, eight: list[Card], players: int) -> tuple[list[Ca
         keep = list(eight)
         keep.remove(best[2])
         return keep, best[0], closes
-    closes = check_close(eight, ev.rules, players=players).legal  # the engine tries every discard itself
-    best: tuple[int, int, Card] | None = None
-    keep = eight[:7]
-    for e in dict.fromkeys(eight):
-        rest = list(eight)
-        rest.remove(e)
-        key = (ev.loose(rest), -value(e), e)
-        if best is None or key < best:
-            best, keep = key, rest
-    return keep, best[0] if best else 0, closes
+    keep, points, closes, _ = ev.solve_eight(eight, players)  # the engine, skipping discards that cannot matter
+    return list(keep), points, closes
 
 
 def _one_draw(

@@ -410,7 +410,7 @@ class _Plan:
     def _slow(self, key8) -> tuple:
         got = self._memo8.get(key8)
         if got is None:
-            got = self._memo8[key8] = _solve_eight(self.ev, list(key8), self.players)
+            got = self._memo8[key8] = self.ev.solve_eight(list(key8), self.players)
         return got
 
     def loose7(self, key) -> int:
@@ -484,27 +484,6 @@ class _Plan:
         # Whatever is left: a long hand, roughly even, holding what we hold.
         total -= alive * self.LONG * self.my_cost(loose2)
         return total
-
-
-def _solve_eight(ev: HandEval, eight: list[Card], players: int) -> tuple:
-    best_key: tuple | None = None
-    keep: list[Card] = eight[:7]
-    loose = 0
-    closes = False
-    score: int | None = None
-    value = ev.rules.value
-    for e in set(eight):
-        rest = _without(eight, e)
-        points = ev.loose(rest)
-        key = (points, -value(e), e)
-        if best_key is None or key < best_key:
-            best_key, keep, loose = key, rest, points
-        s = ev.close_score(rest, players)
-        if s is not None:
-            closes = True
-            if score is None or s < score:
-                score = s
-    return (tuple(sorted(keep)), loose, closes, score)
 
 
 def _memo_for(ev: HandEval) -> dict:

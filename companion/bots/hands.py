@@ -47,6 +47,10 @@ class HandEval:
         limit = facts.loose_limit
         self.one_card = limit[2] < 0
         self.close_max = limit[1] if self.one_card else limit[7]
+        #: The most loose points any legal close keeps (None: no such bound, the
+        #: rule allows any points): a hand whose fewest loose points are more never closes.
+        most = max(rules.card_values.values())
+        self.close_bound = None if any(limit[n] >= n * most for n in range(1, 9)) else max(limit)
         self.bonus = facts.combined_score
         #: A genuine Chinchón's score: ``-1000`` marks one that wins the match.
         self.chinchon = facts.chinchon_score if facts.chinchon_loses else -1000
@@ -268,6 +272,45 @@ class HandEval:
             else:
                 n += values[i] <= room
         return n
+
+    def solve_eight(
+        self, eight: list[Card], players: int | None = None
+    ) -> tuple[tuple[Card, ...], int, bool, int | None]:
+        """(the seven kept, their loose points, closes?, best close score) of eight
+        cards, through the engine (wild cards, copies).  Each discard ``e`` leaves
+        at least ``loose(eight) - value(e)`` loose points (add ``e`` back, loose,
+        to the seven), so the discards are tried from the lowest of that bound and
+        a discard is skipped when its bound can neither beat the best seven found
+        nor leave a legal close: the answer is the one trying all eight gives.
+        The seven kept leaves the fewest loose points; ties throw the higher
+        card, then the later one (the discards come in that order)."""
+        value = self.rules.value
+        floor = self.loose(eight)
+        bound = self.close_bound
+        options = sorted((floor - value(e), -value(e), e) for e in set(eight))
+        best_key: tuple | None = None
+        keep: list[Card] = eight[:7]
+        loose = 0
+        closes = False
+        score: int | None = None
+        for low, minus, e in options:
+            worth_seven = best_key is None or low < best_key[0]
+            worth_close = bound is None or low <= bound
+            if not (worth_seven or worth_close):
+                continue
+            rest = list(eight)
+            rest.remove(e)
+            points = self.loose(rest)
+            key = (points, minus, e)
+            if best_key is None or key < best_key:
+                best_key, keep, loose = key, rest, points
+            if bound is None or points <= bound:
+                s = self.close_score(rest, players)
+                if s is not None:
+                    closes = True
+                    if score is None or s < score:
+                        score = s
+        return (tuple(sorted(keep)), loose, closes, score)
 
     # -- closing ------------------------------------------------------------------
     def mask_can_close(self, mask: int) -> bool:

@@ -9,7 +9,8 @@ import pytest
 from companion.bots import ExpertBot, SimpleBot, bot_turn, play_hand, seat_view
 from companion.bots.arena import main as arena_main
 from companion.bots.arena import run, wilson
-from companion.rules import get_rules, parse_cards
+from companion.bots.hands import evaluator
+from companion.rules import JOKER, Card, get_rules, parse_cards
 from companion.rules.game import HandGame, Phase
 
 from ..positions import fixed
@@ -151,3 +152,47 @@ def test_every_move_is_judged_and_the_choice_is_the_best_judged():
     assert best[(card, close)] == max(best.values())
     draw = bot.judge_draw(seat_view(fixed(["11c 11e 11b 5o 6o 7o 12e", WAITING[1]], "1b", "4o"), 0))
     assert set(draw) == {"stock", "discard"} and draw["discard"] > draw["stock"]  # 4o makes 4o-7o
+
+
+@pytest.mark.parametrize(
+    "overrides, players",
+    [({"decks": 2, "jokers": 4}, 4), ({"jokers": 2}, 2), ({"wild_cards": ("2o",)}, 3), ({"decks": 2}, 5)],
+)
+def test_the_eight_card_search_skips_only_discards_that_cannot_matter(overrides, players):
+    """With wild cards or two decks the expert asks the engine about eight
+    cards; trying the discards from the lowest bound and skipping the ones
+    that can beat nothing gives what trying all eight gives (the seven kept,
+    its points, whether it closes and the best close score)."""
+    rules = get_rules("classic", **overrides)
+    ev = evaluator(rules)
+    rng = random.Random(7)
+    deck = rules.pack.cards() * rules.copies(players) + [JOKER] * rules.jokers
+    close = 0
+    for _ in range(150):
+        left = list(deck)
+        eight = []
+        if rng.random() < 0.5:  # hands near a close, where the search cannot skip much
+            run = rng.choice([c for c in rules.pack.cards() if c.rank <= 5])
+            eight = [run, Card(run.rank + 1, run.suit), Card(run.rank + 2, run.suit)]
+            for c in eight:
+                left.remove(c)
+        eight += rng.sample(left, 8 - len(eight))
+        expected = _every_discard(ev, eight, players)
+        assert ev.solve_eight(list(eight), players) == expected, eight
+        close += expected[2]
+    assert close  # some of them close
+
+
+def _every_discard(ev, eight, players):
+    best = None
+    score = None
+    for e in set(eight):
+        rest = list(eight)
+        rest.remove(e)
+        key = (ev.loose(rest), -ev.rules.value(e), e)
+        if best is None or key < best[0]:
+            best = (key, rest)
+        s = ev.close_score(rest, players)
+        if s is not None and (score is None or s < score):
+            score = s
+    return (tuple(sorted(best[1])), best[0][0], score is not None, score)
