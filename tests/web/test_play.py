@@ -82,6 +82,38 @@ def test_hotseat_hides_the_cards_until_the_player_takes_the_phone(client, app):
     assert "Pass the phone" in client.get(f"/t/{token}/play?show={version - 1}").get_data(as_text=True)
 
 
+def test_one_person_against_the_computer_never_passes_the_phone(client, app):
+    """A tryout (#26): alone against two computers, the phone asked "Pass the
+    phone to Ana" before every turn of hers.  Nobody else is at the table, so
+    her cards stay on the owner link, on her turn and on theirs; the other
+    links still show no hand."""
+    token = new_game(client, [("Ana", "human"), ("Robo", "good"), ("Beta", "simple")]).headers["Location"].split("/")[2]
+    links, _seats = links_of(app, token)
+    for _ in range(3):
+        _, seats, _version, game = snapshot(app, token)
+        if game.phase == "over":
+            break
+        ana = seats.index(0)
+        for url in (f"/t/{token}/play", f"/t/{token}/play/poll?v=0.0"):
+            html = client.get(url).get_data(as_text=True)
+            assert "Pass the phone" not in html and "show my cards" not in html
+            assert "Your cards · Ana" in html  # her cards, whoever is to move
+            assert ('value="stock"' in html) == (game.turn == ana and game.phase == "draw")
+        for role in ("player", "watch"):
+            html = client.get(f"/t/{links[role]}/play").get_data(as_text=True)
+            assert_no_secrets(html, game, None, game.rules)
+        play_turn(client, app, f"/t/{token}/play", token, close=False)
+
+
+def test_with_two_people_the_phone_is_still_passed(client, app):
+    """The shortcut is for one person only: with two, the phone still asks who holds it."""
+    token = new_game(client, [("Ana", "human"), ("Robo", "good"), ("Ben", "human")]).headers["Location"].split("/")[2]
+    _, seats, _version, game = snapshot(app, token)
+    html = client.get(f"/t/{token}/play").get_data(as_text=True)
+    mover = ["Ana", "Robo", "Ben"][seats[game.turn]]
+    assert mover == "Robo" or f"Pass the phone to {mover}" in html
+
+
 def play_turn(client, app, url, token, *, close=True):
     """The person to move draws from the stock, then closes if they can, else discards."""
     _, _seats, version, _game = snapshot(app, token)
