@@ -44,7 +44,7 @@ from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
 from ..services.scoreboard import reenter, standing
 from ..services.tournaments import in_round
-from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
+from ..services.unit import AlreadySaved, StaleError, transaction
 from ..web.access import WATCH, authorize, forbid, resolve
 from ..web.cookies import remember_table
 from ..web.forms import KIND_CHOICES, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
@@ -108,10 +108,11 @@ def new_game():
 
 
 def seat_problem(form: PlayForm) -> FormError | None:
-    """A computer seat left without a name is a mistake on the form, not a seat to drop."""
-    for name, kind in zip(form.players, form.kinds, strict=True):
+    """A computer seat left without a name is a mistake on the form, not a
+    seat to drop: the message names the row (as the form numbers it)."""
+    for n, (name, kind) in enumerate(zip(form.players, form.kinds, strict=True), 1):
         if kind.data != "human" and not (name.data or "").strip():
-            return FormError("players", error_text(ServiceError("name_missing", "players")))
+            return FormError("players", _("Player %(n)s plays for the computer and needs a name.", n=n))
     return None
 
 

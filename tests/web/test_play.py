@@ -51,7 +51,7 @@ def test_only_people_can_start_a_game(client, app):
     [
         ([("Ana", "human")], "Add at least 2 players."),
         ([("Ana", "human"), ("ana", "good")], "Two players have the same name; give each a different one."),
-        ([("Ana", "human"), ("", "good"), ("Ben", "human")], "Each player needs a name."),
+        ([("Ana", "human"), ("", "good"), ("Ben", "human")], "Player 2 plays for the computer and needs a name."),
     ],
 )
 def test_a_mistake_in_the_player_list_comes_back_on_the_form(client, app, players, message):
