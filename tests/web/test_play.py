@@ -12,7 +12,7 @@ from companion.models import Deal, GameTable, Hand, Player
 from companion.rules import parse_card
 from companion.rules.game import HandGame
 
-from .helpers import csrf, field, table_of, totals
+from .helpers import create_table, csrf, field, table_of, totals
 
 
 def new_game(client, players, mode="hotseat", preset="classic", **extra):
@@ -112,6 +112,18 @@ def test_with_two_people_the_phone_is_still_passed(client, app):
     html = client.get(f"/t/{token}/play").get_data(as_text=True)
     mover = ["Ana", "Robo", "Ben"][seats[game.turn]]
     assert mover == "Robo" or f"Pass the phone to {mover}" in html
+
+
+def test_the_share_panel_says_what_another_phone_can_do(client, app):
+    """A tryout (#26): a game against the computer said "Another phone can
+    keep score with this link", yet the app keeps its score; that link follows it."""
+    digital = new_game(client, [("Ana", "human"), ("Robo", "good")]).headers["Location"].split("/")[2]
+    html = client.get(f"/t/{digital}").get_data(as_text=True)
+    assert "Another phone can follow the game with this link:" in html and "keep score with this link" not in html
+    physical = create_table(client, ["Ana", "Ben"])
+    assert "Another phone can keep score with this link:" in client.get(f"/t/{physical}").get_data(as_text=True)
+    client.set_cookie("lang", "es_AR")
+    assert "Otro celular puede seguir la partida" in client.get(f"/t/{digital}").get_data(as_text=True)
 
 
 def play_turn(client, app, url, token, *, close=True):
