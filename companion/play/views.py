@@ -138,10 +138,7 @@ def hotseat_shown(game_table: GameTable, deal: Deal, game, role: str) -> int | N
     people = human_seats(game_table, deal)
     if len(people) == 1:
         return people[0]
-    if (
-        request.args.get("show") == str(deal.version)
-        and game_table.players[deal.seats[game.turn]].kind == "human"
-    ):
+    if request.args.get("show") == str(deal.version) and game_table.players[deal.seats[game.turn]].kind == "human":
         return game.turn
     return None
 
