@@ -206,11 +206,14 @@ def review_page(table: GameTable, deal: Deal, review: Review) -> dict:
         for seat, accuracy in sorted(review.accuracy.items())
     ]
     lost = None
+    # The closer's own review reads as a hand won, unless other people lost it.
+    closer_judged = review.closer is not None and review.closer in review.accuracy
     if review.lost_at is not None and review.closer is not None:
         lost = {
             "n": review.lost_at + 1,
             "name": names[review.closer],
             "chance": review.steps[review.lost_at].closer_chance,
+            "won": closer_judged and len(review.accuracy) == 1,
         }
     return {
         "table": table,
@@ -219,6 +222,7 @@ def review_page(table: GameTable, deal: Deal, review: Review) -> dict:
         "players": players,
         "lost": lost,
         "closer": names[review.closer] if review.closer is not None else None,
+        "closer_judged": closer_judged,
         "thresholds": (INACCURACY, MISTAKE, BLUNDER),
     }
 

@@ -133,3 +133,50 @@ def test_a_number_too_large_for_the_database_is_no_page(client, app):
     for url in (f"/t/{token}/review/9223372036854775808", f"/t/{token}/hands/99999999999999999999/edit"):
         assert client.get(url).status_code == 404, url
     assert client.get(f"/t/{token}/review/2147483647").status_code == 404
+
+
+def test_each_judged_move_lists_the_best_move_and_the_one_played(client, app):
+    """A tryout (#26): "Best: close with 1 of bastos" over a list that held
+    only the move played (a filter on the loop dropped the rest).  Each row
+    lists the expert's three best moves, and the one played if it is not
+    among them, best first."""
+    import re
+
+    token = finished_hand(client, app)
+    html = client.get(f"/t/{token}/review/1").get_data(as_text=True)
+    _table, deal = stored_deal(app, token)
+    checked = 0
+    for n, step in enumerate(deal.review["steps"], 1):
+        judged = step["judgement"]
+        if judged is None or len(judged["options"]) < 2:
+            continue
+        row = re.search(rf'<li id="move-{n}".*?</details>', html, re.S).group(0)
+        assert "Before this move" in row
+        listed = re.search(r'<ol class="options">(.*?)</ol>', row, re.S).group(1)
+        values = [float(v) for v in re.findall(r" · (-?[0-9.]+)", listed)]
+        top = [o["value"] for o in judged["options"][:3]]
+        made = judged["made"]["value"]
+        assert values[: len(top)] == pytest.approx(top, abs=0.051)  # shown to the tenth
+        assert values[0] == pytest.approx(judged["best"]["value"], abs=0.051)
+        assert "← played" in listed and len(values) == len(top) + (judged["made"] not in judged["options"][:3])
+        assert made in [pytest.approx(v, abs=0.051) for v in values]
+        checked += 1
+    assert checked
+
+
+def test_a_hand_the_person_closed_reads_as_won_not_lost(client, app):
+    """A tryout (#26): Ana closed for -10, and her review said "The hand was
+    lost at move 22: from there Ana closed".  Alone against the computer, the
+    closer's own review says from when she had the hand."""
+    for _ in range(8):
+        token = finished_hand(client, app)
+        table, deal = stored_deal(app, token)
+        if HandGame.from_dict(deal.state, table.rules).closer == deal.seats.index(0):
+            break
+    else:
+        pytest.skip("Ana never closed in eight hands")
+    html = client.get(f"/t/{token}/review/1").get_data(as_text=True)
+    assert "The hand was lost" not in html and "Nobody saw it coming" not in html
+    _table, deal = stored_deal(app, token)
+    if deal.review["lost_at"] is not None:
+        assert f"Ana had the hand from move {deal.review['lost_at'] + 1}:" in html
