@@ -19,11 +19,13 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from wtforms import BooleanField, FieldList, RadioField, SelectField
 
 from ..models import Deal, GameTable, Player
 from ..rules import ChinchonError
 from ..rules.game import Phase
+from ..rules.names import name_key
 from ..services.groups import join
 from ..services.play import (
     act,
@@ -47,7 +49,7 @@ from ..services.tournaments import in_round
 from ..services.unit import AlreadySaved, StaleError, transaction
 from ..web.access import WATCH, authorize, forbid, resolve
 from ..web.cookies import remember_table
-from ..web.forms import KIND_CHOICES, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
+from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.messages import FormError, error_text
 from ..web.pace import play_pace
@@ -59,7 +61,7 @@ from .presenters import review_page, seat_page
 
 class PlayForm(TableForm):
     kinds = FieldList(
-        SelectField(choices=KIND_CHOICES, default="human"), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS
+        SelectField(choices=KIND_SHORT, default="human"), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS
     )
     mode = RadioField(
         _l("How do you play?"),
@@ -82,6 +84,7 @@ def new_game():
             (p.data.strip(), k.data) for p, k in zip(form.players, form.kinds, strict=True) if (p.data or "").strip()
         ]
         problem = seat_problem(form) or table_problem(form, [n for n, _k in entries])
+        form.bad_rows = rows_at_fault(form) if problem is not None and problem.field == "players" else set()
         if problem is None:
             try:
                 with transaction():
@@ -104,16 +107,42 @@ def new_game():
                 return remember_table(response, table.owner_token)
         target = getattr(form, problem.field, None) or form.players
         target.errors = [*target.errors, problem.message] if isinstance(target.errors, list) else [problem.message]
-    return render_template("play/new.html", form=form), 400 if request.method == "POST" else 200
+    return render_template("play/new.html", form=form, kinds=KIND_CHOICES[1:]), 400 if request.method == "POST" else 200
 
 
 def seat_problem(form: PlayForm) -> FormError | None:
     """A computer seat left without a name is a mistake on the form, not a
-    seat to drop: the message names the row (as the form numbers it)."""
-    for n, (name, kind) in enumerate(zip(form.players, form.kinds, strict=True), 1):
-        if kind.data != "human" and not (name.data or "").strip():
-            return FormError("players", _("Player %(n)s plays for the computer and needs a name.", n=n))
-    return None
+    seat to drop: the message names every such row (as the form numbers them)."""
+    rows = [n for n, (name, kind) in enumerate(_rows(form), 1) if kind.data != "human" and not _typed(name)]
+    if not rows:
+        return None
+    listed = ", ".join(str(n) for n in rows)
+    return FormError(
+        "players",
+        ngettext(
+            "Player %(list)s plays for the computer and needs a name.",
+            "Players %(list)s play for the computer and need names.",
+            len(rows),
+            list=listed,
+        ),
+    )
+
+
+def rows_at_fault(form: PlayForm) -> set[int]:
+    """The rows (from 1) the players' message is about: computers without a
+    name, and names given twice (as the engine compares them)."""
+    keys = [name_key(_typed(name)) if _typed(name) else None for name, _kind in _rows(form)]
+    bad = {n for n, (name, kind) in enumerate(_rows(form), 1) if kind.data != "human" and not _typed(name)}
+    bad |= {n for n, key in enumerate(keys, 1) if key is not None and keys.count(key) > 1}
+    return bad
+
+
+def _rows(form: PlayForm):
+    return zip(form.players, form.kinds, strict=True)
+
+
+def _typed(field) -> str:
+    return (field.data or "").strip()
 
 
 # -- the table's links ------------------------------------------------------------------------

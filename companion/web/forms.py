@@ -207,6 +207,14 @@ KIND_CHOICES = [
     SelectChoice("good", _l("Computer (hard): remembers the discards, looks one draw ahead")),
     SelectChoice("expert", _l("Computer (expert): weighs the odds of every unseen card and the match score")),
 ]
+#: The same, short enough for a row of the new-game form on a phone (the
+#: long labels are listed below the rows).
+KIND_SHORT = [
+    SelectChoice("human", _l("Person")),
+    SelectChoice("simple", _l("Computer: easy")),
+    SelectChoice("good", _l("Computer: hard")),
+    SelectChoice("expert", _l("Computer: expert")),
+]
 #: How a digital table's people play (``GameTable.play_mode``).
 MODE_CHOICES = [
     SelectChoice("hotseat", _l("On this phone, passing it round")),

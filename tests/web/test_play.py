@@ -63,6 +63,26 @@ def test_a_mistake_in_the_player_list_comes_back_on_the_form(client, app, player
         assert db.session.query(GameTable).count() == 0
 
 
+def test_the_rows_at_fault_are_named_marked_and_shown(client, app):
+    """A tryout (#26): with two computers left without names only the first
+    was named; the rows were not marked; a fault in row 7 stayed folded
+    under "More players"."""
+    players = [("Ana", "human"), ("Ben", "human"), ("", "good"), ("", "expert")]
+    html = new_game(client, players).get_data(as_text=True)
+    assert "Players 3, 4 play for the computer and need names." in html
+    invalid = re.findall(r'<input id="players-(\d)"[^>]*aria-invalid="true"', html)
+    assert invalid == ["2", "3"]  # rows 3 and 4 (fields from 0)
+    assert '<details class="more">' in html  # nothing wrong beyond row 4: folded
+    players = [("Ana", "human"), ("Ben", "human"), ("Carla", "human"), ("Dani", "human"), ("Eva", "human")]
+    players += [("Fede", "human"), ("ana ", "good")]
+    html = new_game(client, players).get_data(as_text=True)
+    assert "Two players have the same name" in html
+    assert re.findall(r'<input id="players-(\d)"[^>]*aria-invalid="true"', html) == ["0", "6"]
+    assert '<details class="more" open>' in html  # row 7 is in view
+    with app.app_context():
+        assert db.session.query(GameTable).count() == 0
+
+
 def test_a_mistake_in_the_player_list_is_worded_in_the_pages_language(client, app):
     client.set_cookie("lang", "es_AR")
     html = new_game(client, [("Ana", "human"), ("Ana", "simple")]).get_data(as_text=True)
