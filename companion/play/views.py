@@ -162,12 +162,16 @@ def hotseat_shown(game_table: GameTable, deal: Deal, game, role: str) -> int | N
     "I am X" for this very position (a refresh after the next move hides them).
     With one person against the computer there is nobody to hide them from:
     that person's cards stay on the phone, their turn or not."""
-    if not shared_phone(game_table, role) or game.phase == Phase.OVER:
+    if not shared_phone(game_table, role):
         return None
     people = human_seats(game_table, deal)
     if len(people) == 1:
         return people[0]
-    if request.args.get("show") == str(deal.version) and game_table.players[deal.seats[game.turn]].kind == "human":
+    if (
+        game.phase != Phase.OVER
+        and request.args.get("show") == str(deal.version)
+        and game_table.players[deal.seats[game.turn]].kind == "human"
+    ):
         return game.turn
     return None
 

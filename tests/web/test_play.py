@@ -125,6 +125,15 @@ def test_one_person_against_the_computer_never_passes_the_phone(client, app):
         play_turn(client, app, f"/t/{token}/play", token, close=False)
 
 
+def test_alone_against_the_computer_the_end_of_the_hand_still_says_which_player_is_you(client, app):
+    token = new_game(client, [("Ana", "human"), ("Robo", "good")]).headers["Location"].split("/")[2]
+    for _ in range(400):
+        if play_like_a_bot(client, app, f"/t/{token}/play", token).phase == "over":
+            break
+    html = re.sub(r"\s+", " ", client.get(f"/t/{token}/play").get_data(as_text=True))
+    assert re.search(r'<li class="[^"]*\bme\b[^"]*"> <span class="who">Ana</span>', html)
+
+
 def test_with_two_people_the_phone_is_still_passed(client, app):
     """The shortcut is for one person only: with two, the phone still asks who holds it."""
     token = new_game(client, [("Ana", "human"), ("Robo", "good"), ("Ben", "human")]).headers["Location"].split("/")[2]

@@ -97,7 +97,7 @@ def test_the_refusal_is_in_the_pages_language(client, app):
 
 
 # -- digital play ------------------------------------------------------------------------------------
-def dani_out_in_a_digital_game(client, app, mode="hotseat"):
+def dani_out_in_a_digital_game(client, app, mode="hotseat", dani="human"):
     """Ana closes; Dani holds only high cards and goes over the target of 15."""
     data = {
         "csrf_token": csrf(client, "/play/new"),
@@ -108,7 +108,7 @@ def dani_out_in_a_digital_game(client, app, mode="hotseat"):
         "jokers": "0",
         "suit_style": "spanish",
     }
-    for i, (name, kind) in enumerate([("Ana", "human"), ("Ben", "human"), ("Carla", "human"), ("Dani", "human")]):
+    for i, (name, kind) in enumerate([("Ana", "human"), ("Ben", "human"), ("Carla", "human"), ("Dani", dani)]):
         data |= {f"players-{i}": name, f"kinds-{i}": kind}
     token = client.post("/play/new", data=data).headers["Location"].split("/")[2]
     with app.app_context():
@@ -170,6 +170,16 @@ def test_a_digital_deal_waits_for_the_reentry_decision(client, app):
     with app.app_context():
         new = db.session.query(Deal).order_by(Deal.id.desc()).first()
         assert db.session.query(Deal).count() == 2 and new.seats == [0, 1, 2]
+
+
+def test_the_question_for_a_computer_says_who_answers_it(client, app):
+    """A tryout (#26): "Bea is out. Buy back in?" with Bea a computer player,
+    and nothing said of who answers: the phone that runs the table does."""
+    token = dani_out_in_a_digital_game(client, app, dani="good")
+    html = client.get(f"/t/{token}/play").get_data(as_text=True)
+    assert "Dani is out. Buy back in at" in html and "Dani plays for the computer: you decide for it." in html
+    person = dani_out_in_a_digital_game(client, app)
+    assert "plays for the computer" not in client.get(f"/t/{person}/play").get_data(as_text=True)
 
 
 def test_a_seat_link_decides_only_for_its_own_seat(client, app):
