@@ -240,6 +240,17 @@
     form.removeAttribute("data-waiting");
   });
 
+  // Throw or close before tapping a card: say so in the page's words, on the first card.
+  document.addEventListener("invalid", function (event) {
+    var input = event.target, form = input.form;
+    if (input.name === "card" && form && form.dataset.pickFirst) input.setCustomValidity(form.dataset.pickFirst);
+  }, true);
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (event.target.name !== "card" || !form || !form.dataset.pickFirst) return;
+    form.querySelectorAll("input[name=card]").forEach(function (input) { input.setCustomValidity(""); });
+  });
+
   window.addEventListener("pageshow", function () {
     document.querySelectorAll("form[data-grid]").forEach(function (form) { refresh(form); syncSummary(form); });
   });

@@ -181,3 +181,25 @@ def test_the_owner_voids_a_hand_after_a_confirmation(page: Page, live_server: st
     expect(page.get_by_role("button", name="Deal the next hand")).to_be_visible()
     game, _seats = server_game(live_server)
     assert game.void is not None and game.void.reason == "abandoned"
+
+
+def test_throw_before_tapping_a_card_says_so_on_the_cards(page: Page, live_server: str):
+    """A tryout (#26): Throw with no card tapped showed only the browser's own
+    bubble, pinned to a 1-pixel radio button.  Each card's radio now covers
+    the card, and the message is the page's: "Tap a card first."."""
+    create(page, live_server, [("Ana", "human"), ("Robo", "good")], "hotseat")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Draw from the stock").click()
+    page.get_by_role("button", name="Throw", exact=True).click()
+    first = page.locator("input[name=card]").first
+    assert first.evaluate("input => input.validationMessage") == "Tap a card first."
+    card, radio = page.locator(".pcard.pick").first.bounding_box(), first.bounding_box()
+    assert radio["width"] == pytest.approx(card["width"], abs=2) and radio["height"] == pytest.approx(
+        card["height"], abs=2
+    )
+    assert server_game(live_server)[0].phase == "discard"  # nothing was sent
+    page.locator(".pcard.pick").last.click()
+    assert first.evaluate("input => input.validationMessage") == ""
+    with page.expect_navigation():
+        page.get_by_role("button", name="Throw", exact=True).click()
+    expect(page.locator(".moves")).to_contain_text(re.compile(r"Ana drew .+ from the stock, threw"))
