@@ -1021,11 +1021,11 @@ def test_hint_rows_pick_the_card_they_name_without_javascript(client, app):
     _links, seats = links_of(app, token)
     post(client, f"/s/{seats['Ana']}", version=version, action="stock")
     html = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
-    form = re.search(r'<form method="post" action="[^"]+" class="hand-form">.*?</form>', html, re.S).group(0)
+    form = re.search(r'<form method="post" action="[^"]+" class="hand-form"[^>]*>.*?</form>', html, re.S).group(0)
     assert 'value="hint"' in form and "formnovalidate" in form  # asking needs no card picked
     post(client, f"/s/{seats['Ana']}", version=snapshot(app, token)[2], action="hint")
     html = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
-    form = re.search(r'<form method="post" action="[^"]+" class="hand-form">.*?</form>', html, re.S).group(0)
+    form = re.search(r'<form method="post" action="[^"]+" class="hand-form"[^>]*>.*?</form>', html, re.S).group(0)
     assert form.index('value="discard"') < form.index('<table class="odds">')
     targets = re.findall(r'<label class="pick-row" for="([^"]+)">', form)
     rows = re.findall(r'<th scope="row">', form)
