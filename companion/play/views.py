@@ -113,7 +113,7 @@ def new_game():
 def seat_problem(form: PlayForm) -> FormError | None:
     """A computer seat left without a name is a mistake on the form, not a
     seat to drop: the message names every such row (as the form numbers them)."""
-    rows = [n for n, (name, kind) in enumerate(_rows(form), 1) if kind.data != "human" and not _typed(name)]
+    rows = _nameless_computers(form)
     if not rows:
         return None
     listed = ", ".join(str(n) for n in rows)
@@ -132,9 +132,14 @@ def rows_at_fault(form: PlayForm) -> set[int]:
     """The rows (from 1) the players' message is about: computers without a
     name, and names given twice (as the engine compares them)."""
     keys = [name_key(_typed(name)) if _typed(name) else None for name, _kind in _rows(form)]
-    bad = {n for n, (name, kind) in enumerate(_rows(form), 1) if kind.data != "human" and not _typed(name)}
+    bad = set(_nameless_computers(form))
     bad |= {n for n, key in enumerate(keys, 1) if key is not None and keys.count(key) > 1}
     return bad
+
+
+def _nameless_computers(form: PlayForm) -> list[int]:
+    """The rows (from 1) of computer players left without a name."""
+    return [n for n, (name, kind) in enumerate(_rows(form), 1) if kind.data != "human" and not _typed(name)]
 
 
 def _rows(form: PlayForm):
