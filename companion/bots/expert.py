@@ -191,6 +191,7 @@ class _Plan:
         self._opponents()
         self.draw_pairs = self._sample_pairs(pairs)
         self._q_after: dict[Card | None, float] = {}
+        self._later: dict[tuple[int, int], float] = {}
         self.q2 = self.q
         self.deals = self._sample_deals(self.DEALS) if self.plain and self.DEALS else []
         if self.deals:
@@ -362,9 +363,19 @@ class _Plan:
         return self.win_gain - score - self.out_weight * _sigmoid((self.my_total + score - self.target) / 5.0)
 
     def later_gain(self, draws: int, score: float) -> float:
-        """What closing after ``draws`` more draws, scoring ``score``, is worth."""
+        """What closing after ``draws`` more draws, scoring ``score``, is worth.
+        Heads-up, over the same spread of the opponent's points as closing now
+        (:meth:`close_gain`), each shrunk by the turns to come: valued at their
+        mean, a later close near the target would always put the opponent out,
+        and waiting would look better than a close now that almost surely does."""
         if self.eq is not None:
-            return self._match(score, self.opp_points * 0.85**draws)
+            key = (draws, round(score))
+            got = self._later.get(key)
+            if got is None:
+                shrink = 0.85**draws
+                spread = self.their_points
+                got = self._later[key] = sum(self._match(score, x * shrink) for x in spread) / len(spread)
+            return got
         return self.win_gain * 0.85**draws - score
 
     def candidates(self, eight: list[Card], keep: Card | None = None) -> list[Card]:
