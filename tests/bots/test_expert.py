@@ -140,6 +140,35 @@ def test_near_the_target_the_match_decides_whether_to_close(totals, closes):
     assert ExpertBot().choose_end(view) == (parse_cards("12e")[0], closes)
 
 
+def test_near_the_target_waiting_is_valued_over_the_same_opponent_points_as_closing_now():
+    """A match played in the arena (expert against simple), hand 412: at 96
+    to 90 the expert holds 4c 5c 6c 7c, 6b 7b 10b and 2o, a close for −10.
+    Closing now wins the match when the opponent holds 11 or more; valued at
+    the mean of the points they might hold, a later close always did, so it
+    threw 7c and waited (the opponent closed first). Over the same spread of
+    their points as a close now, it closes."""
+    game = HandGame(
+        rules=classic,
+        dealer=0,
+        hands=[parse_cards("11e 11c 12c 3b 3e 10c 6e"), parse_cards("12e 5c 10b 7b 5o 2o 4c")],
+        stock=parse_cards("12b 2c 11b 10e 1e 2e 2b 7o 1b 1c 4e 12o 10o 6o 7e 4o 3o 1o 3c 5b 6b 4b 7c 5e 11o"),
+        discards=parse_cards("6c"),
+        turn=1,
+        turns_taken=0,
+    )
+    rng = random.Random(0)
+    moves = [(1, "discard", "5o"), (0, "discard", "11e"), (1, "stock", "12e"), (0, "stock", "6e")]
+    for seat, source, throw in [*moves, (1, "stock", "11o"), (0, "stock", "5e")]:
+        game.draw(seat, source, rng)
+        game.discard(seat, parse_cards(throw)[0])
+    game.draw(1, "stock", rng)
+    view = seat_view(game, 1, totals=[90, 96])
+    assert sorted(view.hand) == sorted(parse_cards("4c 5c 6c 7c 6b 7b 10b 2o"))
+    card, close = ExpertBot().choose_end(view)
+    assert close and str(card) == "2o"
+    assert evaluator(classic).close_score(parse_cards("4c 5c 6c 7c 6b 7b 10b"), 2) == -10
+
+
 def test_every_move_is_judged_and_the_choice_is_the_best_judged():
     game = after_drawing(fixed(WAITING, "1e 10c 3b 2b 1b", "12c", turns_taken=2))
     view = seat_view(game, 0, totals=[20, 30])
