@@ -147,14 +147,13 @@ def test_near_the_target_waiting_is_valued_over_the_same_opponent_points_as_clos
     the mean of the points they might hold, a later close always did, so it
     threw 7c and waited (the opponent closed first). Over the same spread of
     their points as a close now, it closes."""
-    game = HandGame(
-        rules=classic,
-        dealer=0,
-        hands=[parse_cards("11e 11c 12c 3b 3e 10c 6e"), parse_cards("12e 5c 10b 7b 5o 2o 4c")],
-        stock=parse_cards("12b 2c 11b 10e 1e 2e 2b 7o 1b 1c 4e 12o 10o 6o 7e 4o 3o 1o 3c 5b 6b 4b 7c 5e 11o"),
-        discards=parse_cards("6c"),
+    game = fixed(
+        ["11e 11c 12c 3b 3e 10c 6e", "12e 5c 10b 7b 5o 2o 4c"],
+        "12b 2c 11b 10e 1e 2e 2b 7o 1b 1c 4e 12o 10o 6o 7e 4o 3o 1o 3c 5b 6b 4b 7c 5e 11o",
+        "6c",
         turn=1,
         turns_taken=0,
+        dealer=0,
     )
     rng = random.Random(0)
     moves = [(1, "discard", "5o"), (0, "discard", "11e"), (1, "stock", "12e"), (0, "stock", "6e")]

@@ -11,8 +11,8 @@ from companion.bots.advice import hint
 from companion.extensions import db
 from companion.models import Deal, GameTable
 from companion.rules import parse_cards
-from companion.rules.game import HandGame
 
+from ..positions import fixed
 from .test_play import links_of, post, rules_of, set_deal, snapshot
 from .test_play import new_game as play_game
 
@@ -25,16 +25,13 @@ def new_game(client, players, *, hints=True, mode="devices"):
 
 def position(rules):
     """Ana (seat 0) to draw, the 7 de espadas on the pile."""
-    game = HandGame(
+    return fixed(
+        ["11c 11e 11b 5o 6o 3c 12e", "5c 4e 1o 3e 2e 10c 10b"],
+        "7o 1c 2c 4c 6c 7c 10o 12o 1b 2b 3b 4b 5b 6b 7b 10e 12b 1e 12c",
+        "4o 7e",
         rules=rules,
-        dealer=1,
-        hands=[parse_cards("11c 11e 11b 5o 6o 3c 12e"), parse_cards("5c 4e 1o 3e 2e 10c 10b")],
-        stock=parse_cards("7o 1c 2c 4c 6c 7c 10o 12o 1b 2b 3b 4b 5b 6b 7b 10e 12b 1e 12c"),
-        discards=parse_cards("4o 7e"),
-        turn=0,
         turns_taken=2,
     )
-    return game
 
 
 def pages(client, links):
