@@ -359,7 +359,7 @@ class _Plan:
         if score == -1000:
             return WIN_MATCH * 3
         if self.eq is not None:
-            return sum(self._match(score, x) for x in self.their_points) / len(self.their_points)
+            return self.later_gain(0, score)  # the spread of their points, unshrunk
         return self.win_gain - score - self.out_weight * _sigmoid((self.my_total + score - self.target) / 5.0)
 
     def later_gain(self, draws: int, score: float) -> float:
