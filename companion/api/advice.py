@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from flask import jsonify
 
@@ -12,6 +12,10 @@ from . import bp
 from .views import _body, _card, _cards, _flag, _optional
 
 
+@overload
+def _int(data: dict[str, Any], name: str, default: int, low: int, high: int | None = None) -> int: ...
+@overload
+def _int(data: dict[str, Any], name: str, default: None, low: int, high: int | None = None) -> int | None: ...
 def _int(data: dict[str, Any], name: str, default: int | None, low: int, high: int | None = None) -> int | None:
     value = _optional(data, name)
     if value is None:
@@ -51,7 +55,7 @@ def advice():
         players=players,
         samples=samples,
         seed=seed,
-        first_round=first_round,  # type: ignore[arg-type]
+        first_round=first_round,
     )
     return jsonify(
         discards=[

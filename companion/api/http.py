@@ -25,7 +25,8 @@ def cached_json(data: Any) -> Response:
     )
     response.add_etag()
     response.headers["Cache-Control"] = "no-cache"  # revalidate: the answer changes only with a new release
-    return response.make_conditional(request)
+    response.make_conditional(request)  # in place (it returns the same response, typed as werkzeug's)
+    return response
 
 
 def too_large_message() -> str:

@@ -231,7 +231,7 @@ def _recommend(rows: Sequence[DiscardOdds]) -> DiscardOdds:
 _Memo = dict[tuple[Card, ...], tuple[list[Card], int, bool]]
 
 
-def _best_seven(ev: HandEval, eight: list[Card], players: int, memo: _Memo) -> tuple[list[Card], int, bool]:
+def _best_seven(ev: HandEval, eight: list[Card], players: int | None, memo: _Memo) -> tuple[list[Card], int, bool]:
     """The seven to keep (fewest loose points; ties: throw the higher card, then the later one),
     their loose points, and whether any seven of the eight closes."""
     key8 = tuple(sorted(eight))
@@ -241,7 +241,7 @@ def _best_seven(ev: HandEval, eight: list[Card], players: int, memo: _Memo) -> t
     return got
 
 
-def _solve_seven(ev: HandEval, eight: list[Card], players: int) -> tuple[list[Card], int, bool]:
+def _solve_seven(ev: HandEval, eight: list[Card], players: int | None) -> tuple[list[Card], int, bool]:
     value = ev.rules.value
     if ev.is_plain(eight):  # one deck, no wild cards: bitmasks, and the close question in one call
         mask = ev.mask(eight)
@@ -250,8 +250,8 @@ def _solve_seven(ev: HandEval, eight: list[Card], players: int) -> tuple[list[Ca
         keep = list(eight)
         keep.remove(best[2])
         return keep, best[0], closes
-    keep, points, closes, _ = ev.solve_eight(eight, players)  # the engine, skipping discards that cannot matter
-    return list(keep), points, closes
+    seven, points, closes, _ = ev.solve_eight(eight, players)  # the engine, skipping discards that cannot matter
+    return list(seven), points, closes
 
 
 def _one_draw(
@@ -328,7 +328,8 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
     rules, players = view.rules, view.players
     seen = seen_by_seat(view)
 
-    def ask(hand, seen, **draws) -> Advice:  # the seat's own stock, players, turn and seed
+    def ask(hand: Sequence[Card], seen: Sequence[Card], draws: int | None = None) -> Advice:
+        # the seat's own stock, players, turn and seed
         return advise(
             rules,
             hand,
@@ -337,8 +338,8 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
             players=players,
             samples=samples,
             seed=seed,
+            draws=draws,
             first_round=view.first_round,
-            **draws,
         )
 
     if view.drawn:
@@ -371,13 +372,14 @@ def hint(view: SeatView, *, samples: int = HINT_SAMPLES, seed: int = 0) -> Hint:
         eight = [*view.hand, view.top]
         later = stock.draws - 1  # the pile's card is this turn's draw
         if later:
-            rows = ask(eight, rest, draws=later).rows
+            take_rows = ask(eight, rest, draws=later).rows
         else:
-            rows = tuple(next_draw(rules, eight, rest, players=players, first_round=view.first_round))
-        best = _recommend([r for r in rows if r.discard != view.top])
+            take_rows = tuple(next_draw(rules, eight, rest, players=players, first_round=view.first_round))
+        best = _recommend([r for r in take_rows if r.discard != view.top])
         ev = evaluator(rules)
         kept = list(eight)
-        kept.remove(best.discard)  # type: ignore[arg-type]
+        assert best.discard is not None, "every row of eight cards names its discard"
+        kept.remove(best.discard)
         within = 1.0 if best.close_now else best.close_within_3 if later else 0.0
         options.append(
             HintRow(

@@ -25,10 +25,11 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from ..rules import get_rules
+from ..rules import Card, get_rules
 from . import BOTS
 from .auto import play_match
-from .protocol import Bot, load_bot
+from .protocol import Bot, Source, load_bot
+from .view import SeatView
 
 
 class Timed:
@@ -39,14 +40,14 @@ class Timed:
         self.name = getattr(bot, "name", type(bot).__name__)
         self.times: list[float] = []
 
-    def choose_draw(self, view):
+    def choose_draw(self, view: SeatView) -> Source:
         t0 = time.perf_counter()
         try:
             return self.bot.choose_draw(view)
         finally:
             self.times.append(time.perf_counter() - t0)
 
-    def choose_end(self, view):
+    def choose_end(self, view: SeatView) -> tuple[Card, bool]:
         t0 = time.perf_counter()
         try:
             return self.bot.choose_end(view)

@@ -3,7 +3,7 @@ the server's bot turns).  Same engine calls as human players make."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +61,7 @@ class MatchLog:
 
 
 def play_match(
-    rules: Rules, names: Sequence[str], bots: dict[str, Bot], rng: Shuffler, *, max_hands: int = 200
+    rules: Rules, names: Sequence[str], bots: Mapping[str, Bot], rng: Shuffler, *, max_hands: int = 200
 ) -> MatchLog:
     """A whole match between computer players; re-enters whenever allowed."""
     log = MatchLog(MatchState.start(list(names), rules))
@@ -77,11 +77,11 @@ def play_match(
         log.turns += game.turns_taken + 1
         if result is not None:
             log.closed += 1
-            event = {"hand": {n: r.points for n, r in zip(seated, result.results or (), strict=True)}}
+            event: dict[str, Any] = {"hand": {n: r.points for n, r in zip(seated, result.results or (), strict=True)}}
             state.apply(event)
             log.events.append(event)
             if result.wins_match and not state.finished:
-                event = {"chinchon": seated[game.closer]}  # type: ignore[index]
+                event = {"chinchon": seated[result.closer]}
                 state.apply(event)
                 log.events.append(event)
             for name in list(state.just_out):

@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from ..rules import JOKER, Card
 from ..rules.variants import Eliminate
@@ -62,6 +63,14 @@ WIN_MATCH = 120.0  # points a match win is worth in the race
 # filter stays.
 CANDIDATES = 4
 _MEMO_LIMIT = 400_000
+
+#: Cards as a dict key: a bitmask (int) when the plan is ``plain``, else the
+#: sorted cards (a tuple).  ``_Plan.plain`` picks one, not the key's type, so
+#: the type checker cannot tell them apart: Any.
+HandKey = Any
+#: What :meth:`HandEval.solve_eight` says of eight cards: the seven kept, their
+#: loose points, whether they close, the best close score.
+_Solved = tuple[tuple[Card, ...], int, bool, int | None]
 
 
 class ExpertBot:
@@ -184,9 +193,10 @@ class _Plan:
         # The hand sorted: the same cards in another order (a hand replayed for its review) decide the same.
         self.rng = random.Random(hash((seed, view.seat, len(view.thrown), view.stock_size, tuple(sorted(view.hand)))))
         self._memo8 = _memo_for(self.ev)
-        self._memo7: dict = {}
+        self._memo7: dict[HandKey, tuple[float, float, float, float, float]] = {}
         self.plain = self.ev.plain and view.rules.copies(view.players) == 1
         self.bit = self.ev.bit
+        self.q: float  # somebody else closes before my next turn: set by _opponents, then by the sampled deals
         self._unseen()
         self._opponents()
         self.draw_pairs = self._sample_pairs(pairs)
@@ -400,31 +410,31 @@ class _Plan:
         return self.FEED * near(card, self.fed) * (1.0 + self.q) + self.GIFT * low
 
     # -- hands as keys: a bitmask for plain cards (fast), a sorted tuple otherwise -----
-    def key_of(self, cards: Sequence[Card]):
+    def key_of(self, cards: Sequence[Card]) -> HandKey:
         return self.ev.mask(cards) if self.plain else tuple(sorted(cards))
 
-    def add(self, key, card: Card):
+    def add(self, key: HandKey, card: Card) -> HandKey:
         return key | self.bit[card] if self.plain else tuple(sorted((*key, card)))
 
-    def info(self, key8) -> tuple:
+    def info(self, key8: HandKey) -> tuple[int, bool, int | None]:
         """(loose points after the best discard, closes?, best close score) of eight cards."""
         if self.plain:
             return self.ev.eight_mask(key8)
         return self._slow(key8)[1:]
 
-    def keep(self, key8):
+    def keep(self, key8: HandKey) -> HandKey:
         """The seven of eight cards with the fewest loose points."""
         if self.plain:
             return self.ev.keep_mask(key8)
         return self._slow(key8)[0]
 
-    def _slow(self, key8) -> tuple:
+    def _slow(self, key8: HandKey) -> _Solved:
         got = self._memo8.get(key8)
         if got is None:
             got = self._memo8[key8] = self.ev.solve_eight(list(key8), self.players)
         return got
 
-    def loose7(self, key) -> int:
+    def loose7(self, key: HandKey) -> int:
         return self.ev.points_of_mask(key) if self.plain else self.ev.loose(list(key))
 
     def close_value(self, eight: list[Card]) -> float | None:
@@ -435,7 +445,7 @@ class _Plan:
         return self.close_gain(score if score is not None else 0)
 
     # -- seven kept ------------------------------------------------------------------------
-    def odds(self, key) -> tuple[float, float, float, float, float]:
+    def odds(self, key: HandKey) -> tuple[float, float, float, float, float]:
         """(close next draw, close within two, loose after one draw, loose after
         two (0 when closed), expected close score)."""
         got = self._memo7.get(key)
@@ -444,11 +454,11 @@ class _Plan:
         info, add = self.info, self.add
         p1 = loose1 = score1 = 0.0
         for c, p in self.next_cards:
-            loose, closes, score = info(add(key, c))
+            loose, closes, close_score = info(add(key, c))
             loose1 += p * loose
             if closes:
                 p1 += p
-                score1 += p * max(-20, score if score is not None else 0)
+                score1 += p * max(-20, close_score if close_score is not None else 0)
         hits = 0
         loose2 = 0.0
         for a, b in self.draw_pairs:
@@ -497,7 +507,7 @@ class _Plan:
         return total
 
 
-def _memo_for(ev: HandEval) -> dict:
+def _memo_for(ev: HandEval) -> dict[HandKey, _Solved]:
     memo = ev.memo.setdefault("expert", {})
     if len(memo) > _MEMO_LIMIT:
         memo.clear()

@@ -15,8 +15,8 @@ against the engine.
 >>> ev = evaluator(get_rules("classic"))
 >>> ev.loose(parse_cards("5b 5c 5e 4o 12o 2c 1c"))
 17
->>> ev.can_close(parse_cards("11c 11e 11b 5o 6o 7o 3c"))
-True
+>>> ev.close_score(parse_cards("11c 11e 11b 5o 6o 7o 3c"))  # the 3c left loose (None: no legal close)
+3
 """
 
 from __future__ import annotations
@@ -137,9 +137,9 @@ class HandEval:
         if self.is_plain(cards):
             return self._count_points(self.mask(cards)) // LOOSE_CARD
         key = ("count", *sorted(cards))
-        got = self._slow.get(key)  # type: ignore[arg-type]
+        got = self._slow.get(key)
         if got is None:
-            got = self._slow[key] = len(best_melds(list(cards), self.rules, copies=2).deadwood)  # type: ignore[index]
+            got = self._slow[key] = len(best_melds(list(cards), self.rules, copies=2).deadwood)
         return got
 
     # -- eight cards: the best discard without trying each ---------------------------
@@ -332,13 +332,10 @@ class HandEval:
             return points
         return self.chinchon if mask in self.runs7 else self.bonus
 
-    def can_close(self, kept: Sequence[Card], players: int | None = None) -> bool:
-        """Whether these seven kept cards may be shown in a close (not the first-round rule)."""
-        if self.is_plain(kept):
-            return self.mask_can_close(self.mask(kept))
-        return check_close(list(kept), self.rules, players=players).legal
-
     def close_score(self, kept: Sequence[Card], players: int | None = None) -> int | None:
+        """What showing these seven kept cards in a close scores (-1000: a
+        Chinchón that wins the match); None when they may not close (the
+        first-round rule aside)."""
         if self.is_plain(kept):
             return self.mask_close_score(self.mask(kept))
         verdict = check_close(list(kept), self.rules, players=players)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..rules import JOKER, Card
 from .hands import HandEval, evaluator
@@ -96,7 +96,7 @@ class GoodBot(SimpleBot):
         live = live_cards(view)
         fed = fed_cards(view)
 
-        def key(card: Card):
+        def key(card: Card) -> tuple[float, int, int, Card]:
             rest = list(hand)
             rest.remove(card)
             loose = ev.loose(rest)
@@ -105,7 +105,7 @@ class GoodBot(SimpleBot):
         return min(set(hand), key=key), False
 
 
-def _without(fn, cards: list[Card], card: Card) -> int:
+def _without(fn: Callable[[list[Card]], int], cards: list[Card], card: Card) -> int:
     rest = list(cards)
     rest.remove(card)
     return fn(rest)

@@ -38,12 +38,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..rules import Card, parse_card
+from ..rules import Card, Rules, parse_card
 from ..rules.game import Close, Discard, Draw, HandGame, Move, Source, move_from_json, move_to_json, replay
 from .advice import _best_seven, _closes_within
 from .expert import ExpertBot
 from .hands import evaluator
-from .view import seat_view
+from .view import SeatView, seat_view
 
 # Points of the expert's value.  In a tryout's hand, throwing a card out of a complete
 # five-card run cost 19.5 (a blunder), passing over the pile's card that made a meld 10.6.
@@ -176,19 +176,19 @@ def review_hand(
     return Review(tuple(steps), final.closer, lost_at)
 
 
-def _judge(expert: ExpertBot, view, move: Move) -> Judgement:
+def _judge(expert: ExpertBot, view: SeatView, move: Draw | Discard | Close) -> Judgement:
     """The moves the expert weighs when it plays (its candidates), and the
     move made when it is not one of them."""
     if isinstance(move, Draw):
-        values = expert.judge_draw(view, candidates=True)
-        options = [Option("stock" if s == Source.STOCK else "pile", None, v) for s, v in values.items()]
+        draws = expert.judge_draw(view, candidates=True)
+        options = [Option("stock" if s == "stock" else "pile", None, v) for s, v in draws.items()]
         made = "stock" if move.source == Source.STOCK else "pile"
         chosen = next(o for o in options if o.move == made)
     else:
-        values = expert.judge_end(view, candidates=True)
-        if (move.card, isinstance(move, Close)) not in values:
-            values = expert.judge_end(view)  # every move, the one made among them
-        options = [Option("close" if close else "throw", card, v) for (card, close), v in values.items()]
+        ends = expert.judge_end(view, candidates=True)
+        if (move.card, isinstance(move, Close)) not in ends:
+            ends = expert.judge_end(view)  # every move, the one made among them
+        options = [Option("close" if close else "throw", card, v) for (card, close), v in ends.items()]
         made = "close" if isinstance(move, Close) else "throw"
         chosen = next(o for o in options if o.move == made and o.card == move.card)
     # Values to the hundredth, as they are stored: a review read back is the review made.
@@ -232,7 +232,7 @@ def _option_json(o: Option) -> dict[str, Any]:
 
 
 def to_json(review: Review) -> dict[str, Any]:
-    def judgement(j: Judgement | None):
+    def judgement(j: Judgement | None) -> dict[str, Any] | None:
         if j is None:
             return None
         return {
@@ -264,16 +264,16 @@ def to_json(review: Review) -> dict[str, Any]:
     }
 
 
-def from_json(data: dict[str, Any], rules) -> Review:
+def from_json(data: dict[str, Any], rules: Rules) -> Review:
     deck = rules.pack
 
-    def card(token):
+    def card(token: str | None) -> Card | None:
         return None if token is None else parse_card(token, deck)
 
-    def option(o):
+    def option(o: dict[str, Any]) -> Option:
         return Option(o["move"], card(o["card"]), o["value"])
 
-    def judgement(j):
+    def judgement(j: dict[str, Any] | None) -> Judgement | None:
         if j is None:
             return None
         return Judgement(option(j["made"]), option(j["best"]), tuple(option(o) for o in j["options"]))
@@ -281,7 +281,7 @@ def from_json(data: dict[str, Any], rules) -> Review:
     steps = tuple(
         Step(
             move_from_json(s["move"], deck),
-            tuple(tuple(card(t) for t in h) for h in s["hands"]),
+            tuple(tuple(parse_card(t, deck) for t in h) for h in s["hands"]),  # hands hold no empty token
             card(s["top"]),
             s["stock"],
             judgement(s["judgement"]),

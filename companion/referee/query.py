@@ -61,12 +61,13 @@ class RulesChoice:
         ``decks: "auto"`` as the number it meant for its players; that is the
         preset's own choice, not a variant."""
         base = PRESETS[self.preset] if self.preset in PRESETS else PRESETS["classic"]
+        table = self.table
         out = []
         for name, value in self.overrides.items():
             if value == getattr(base, name, object()):
                 continue
-            auto = name == "decks" and base.decks == AUTO and self.table is not None
-            if auto and value == base.copies(len(self.table.players)):
+            auto = name == "decks" and base.decks == AUTO
+            if auto and table is not None and value == base.copies(len(table.players)):
                 continue
             out.append(name)
         return out

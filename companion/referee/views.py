@@ -100,7 +100,14 @@ def check(
         except ChinchonError as error:
             result.problem = error_text(error)
             return result
-        result.odds = sorted(rows, key=lambda r: (-r.close_next, r.expected_points, rules.card_keys.get(r.discard, 0)))
+        result.odds = sorted(
+            rows,
+            key=lambda r: (
+                -r.close_next,
+                r.expected_points,
+                0 if r.discard is None else rules.card_keys.get(r.discard, 0),
+            ),
+        )
         result.unseen = len(unseen_cards(rules, held, out, players))
         result.copies = rules.copies(players)
         if choice.table is None and rules.decks == AUTO:
@@ -236,8 +243,10 @@ def _count_problem(error: CountError, hands: list[list[str]], names: list[str]) 
 def layoffs():
     choice = rules_from_args(request.args)
     rules = choice.rules
-    names, hands = _hands_from_table(choice) if choice.table is not None and request.args.get("hand") else (None, None)
-    if hands is None:
+    stored = _hands_from_table(choice) if request.args.get("hand") else None
+    if stored is not None:
+        names, hands = stored
+    else:
         wanted = _last("n") or "3"
         n = min(max(int(wanted) if wanted.isdecimal() else 3, 2), rules.max_players)
         hands = [_cards(f"h{i}", rules) for i in range(n)]
@@ -279,13 +288,16 @@ def layoffs_url(choice: RulesChoice, hands, first_round, choices, active=None, e
     return url_for("referee.layoffs", _external=external, **params)
 
 
-def _hands_from_table(choice: RulesChoice) -> tuple[list[str] | None, list[list[str]] | None]:
-    """The hands of a stored hand, closer first and then in play order."""
+def _hands_from_table(choice: RulesChoice) -> tuple[list[str], list[list[str]]] | None:
+    """The names and hands of the stored hand the query names, closer first
+    and then in play order (None: no table, or no such hand)."""
     table = choice.table
+    if table is None:
+        return None
     number = request.args.get("hand", type=int)
     hand = next((h for h in table.active_hands() if h.number == number and h.mode == "cards"), None)
     if hand is None:
-        return None, None
+        return None
     seats = [e.seat for e in hand.entries]
     start = seats.index(hand.closer_seat)
     order = seats[start:] + seats[:start]

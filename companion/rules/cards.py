@@ -31,8 +31,9 @@ class Suit(enum.StrEnum):
     def symbol(self) -> str:
         return _SYMBOL[self]
 
+    # Shadows str.index (a suit is a str): callers want its position 0-3, never a search in its one letter.
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]
         return _SUIT_INDEX[self]
 
 
@@ -85,7 +86,7 @@ class Card(int):
     def __repr__(self) -> str:
         return f"Card(rank={self.rank}, suit={self.suit!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Card], tuple[int, Suit | None]]:
         return (Card, (self.rank, self.suit))
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple
 
-from .cards import JOKER, Card
+from .cards import Card
 from .errors import CardError, CountError
 from .melds import ID_BITS, IndexedHand, NumberedMelds, PlainHand, Tables, per_rules, sort_cards, tables_for
 from .validate import check_cards
@@ -81,6 +81,10 @@ class CloseOption(NamedTuple):
     def key(self) -> tuple[bool, bool, int]:
         """What the closer cares about: two options with the same key are equally good."""
         return (self.illegal, self.loses_match, self.points)
+
+
+#: The fields of a :class:`CloseOption` as a plain tuple (see :func:`_option_rows`).
+OptionRow = tuple[bool, bool, int, int, int, tuple[int, ...], int, int, int, int | None, bool]
 
 
 class CloseVerdict:
@@ -234,7 +238,7 @@ def _option_rows(
     discard: Card | None,
     covers: list[tuple[tuple[int, ...], int, int]],
     loose_limit: tuple[int, ...],
-) -> list[tuple]:
+) -> list[OptionRow]:
     """The ways to close with the given combinations of melds (``covers``, see
     :func:`disjoint_combos`), as tuples of :class:`CloseOption` fields: plain
     tuples, one per combination, of which only the chosen become records.
@@ -246,7 +250,7 @@ def _option_rows(
     values = hand.values
     total = hand.total
     full = hand.full
-    rows = []
+    rows: list[OptionRow] = []
     for combo, covered, taken in covers:
         left = full ^ covered
         if eight:
@@ -305,7 +309,7 @@ def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | Non
 _new_option = partial(tuple.__new__, CloseOption)
 
 
-def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> tuple:
+def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> OptionRow:
     """``min(_option_rows(...))`` over :func:`maximal_combos` (so only when
     ``facts.maximal_only``) for eight distinct real cards, none wild, with no
     discard named: the same row, tie-breaks included, with no row built but
@@ -320,6 +324,7 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> tuple
     held = hand.full
     found = numbered.of_hand(held, hand.by_suit)
     # (melds, covered, points they take) of each combination.
+    covers: list[tuple[tuple[int, ...], int, int]]
     if not found:
         covers = [((), 0, 0)]
     else:
@@ -350,7 +355,8 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> tuple
     total = hand.total
     values = facts.tables.value_of_id
     limit = facts.loose_limit
-    best = best_at = None
+    best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
+    best_at = (0, 0)
     for combo, covered, taken in covers:
         left = held ^ covered
         if not left:
@@ -369,6 +375,7 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> tuple
         if best is None or key < best:
             best = key
             best_at = left, dead_points
+    assert best is not None, "eight cards in a maximal combination always leave one to put face down"
     illegal, loses, points, count, meld_count, combo = best
     left, dead_points = best_at
     discard = 1 << left.bit_length() - 1
@@ -514,36 +521,6 @@ def legal_discards(
     return out
 
 
-def drawing_outs(
-    cards: Sequence[Card], rules: Rules, first_round: bool = False, *, players: int | None = None
-) -> list[tuple[Card, int]]:
-    """Cards that, drawn next, would let this player close: ``(card, score)``.
-
-    ``cards`` are the seven kept (for eight, those kept by the best discard).
-    Only cards the pack still holds count: a card held twice with one deck
-    cannot be drawn.
-    """
-    if len(cards) == 8:
-        verdict = check_close(cards, rules, first_round, players=players)
-        kept = list(cards)
-        kept.remove(verdict.discard)  # type: ignore[arg-type]
-    else:
-        kept = list(cards)
-    if len(kept) != 7:
-        return []
-    copies = rules.copies(players)
-    outs = []
-    pool = [*rules.pack.cards(), *([JOKER] if rules.jokers else [])]
-    for card in pool:
-        limit = rules.jokers if card == JOKER else copies
-        if kept.count(card) >= limit:
-            continue
-        verdict = check_close([*kept, card], rules, first_round, players=players)
-        if verdict.legal and verdict.discard != card:
-            outs.append((card, verdict.score))  # type: ignore[arg-type]
-    return outs
-
-
 __all__ = [
     "CloseOption",
     "CloseVerdict",
@@ -552,7 +529,6 @@ __all__ = [
     "best_close",
     "check_close",
     "chinchon_score",
-    "drawing_outs",
     "legal_discards",
     "make_hand",
     "max_hand_points",

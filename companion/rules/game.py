@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Protocol
 
@@ -119,13 +119,13 @@ class Void:
 
 
 Move = Draw | Discard | Close | Reshuffle | Void
-MOVES: dict[str, type[Move]] = {m.name: m for m in (Draw, Discard, Close, Reshuffle, Void)}  # type: ignore[misc]
+MOVES: dict[str, type[Move]] = {m.name: m for m in (Draw, Discard, Close, Reshuffle, Void)}
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
     """A move as plain JSON: ``{"move": name, field: value...}``, cards as tokens."""
     out: dict[str, Any] = {"move": move.name}
-    for key in move.__slots__:  # type: ignore[union-attr]
+    for key in move.__slots__:
         value = getattr(move, key)
         out[key] = str(value) if isinstance(value, Card | enum.Enum) else value
     return out
@@ -148,9 +148,9 @@ def move_from_json(data: dict[str, Any], deck: Deck) -> Move:
         case "draw":
             return Draw(data["seat"], Source(data["source"]), card(data.get("card")))
         case "discard":
-            return Discard(data["seat"], card(data["card"]))  # type: ignore[arg-type]
+            return Discard(data["seat"], card(data["card"]))  # type: ignore[arg-type]  # a stored discard names its card
         case "close":
-            return Close(data["seat"], card(data["card"]))  # type: ignore[arg-type]
+            return Close(data["seat"], card(data["card"]))  # type: ignore[arg-type]  # a stored close names its card
         case "reshuffle":
             return Reshuffle(card(data.get("kept")), data.get("stock", 0))
         case "void":
@@ -351,7 +351,7 @@ class HandGame:
             raise PlayError(f"Draw first, then {what}.", "phase", key="draw_first")
 
     @staticmethod
-    def _can(verify, *args) -> bool:
+    def _can(verify: Callable[..., object], *args: object) -> bool:
         try:
             verify(*args)
         except PlayError:
@@ -405,7 +405,7 @@ class HandGame:
             # Deals stored before void hands had a reason said "exhausted": true.
             void=move_from_json(void, deck)
             if void
-            else (Void(None, VoidReason.EMPTY) if data.get("exhausted") else None),  # type: ignore[arg-type]
+            else (Void(None, VoidReason.EMPTY) if data.get("exhausted") else None),  # type: ignore[arg-type]  # a stored void is a Void
             log=log,
         )
 

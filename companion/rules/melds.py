@@ -718,7 +718,7 @@ def display_order(cards: Sequence[Card], ctx: MeldContext) -> tuple[Card, ...]:
     return display_ids(sorted(ctx.deck.card_id(c) for c in cards), ctx)
 
 
-def display_ids(ids: list[int], ctx: MeldContext) -> tuple[Card, ...]:
+def display_ids(ids: Sequence[int], ctx: MeldContext) -> tuple[Card, ...]:
     """:func:`display_order` for sorted engine ids."""
     by_id = ctx.by_id
     wild_ids = ctx.wild_ids
@@ -726,9 +726,9 @@ def display_ids(ids: list[int], ctx: MeldContext) -> tuple[Card, ...]:
         return tuple([by_id[i] for i in ids])  # sorted ids already read well
     info = ctx.meld_info(tuple(ids))
     if info is None or not info[0] & RUN or (info[0] & SET and len({i & 3 for i in ids if i != ctx.joker}) > 1):
-        naturals = [by_id[i] for i in ids if i not in wild_ids]
-        wilds = [by_id[i] for i in ids if i in wild_ids]
-        return (*naturals, *wilds)
+        plain = [by_id[i] for i in ids if i not in wild_ids]
+        wild = [by_id[i] for i in ids if i in wild_ids]
+        return (*plain, *wild)
     # A run: choose which wild real cards stand for themselves, then place wilds.
     for naturals, wilds in _run_splits(ids, ctx, info[1]):
         positions = [i >> 2 for i in naturals]
@@ -743,7 +743,7 @@ def display_ids(ids: list[int], ctx: MeldContext) -> tuple[Card, ...]:
     return tuple(by_id[i] for i in ids)
 
 
-def _run_splits(ids: list[int], ctx: MeldContext, wilds_needed: int) -> Iterator[tuple[list[int], list[int]]]:
+def _run_splits(ids: Sequence[int], ctx: MeldContext, wilds_needed: int) -> Iterator[tuple[list[int], list[int]]]:
     jokers = [i for i in ids if i == ctx.joker]
     reals = [i for i in ids if i != ctx.joker]
     wild_reals = [k for k, i in enumerate(reals) if i in ctx.wild_ids]

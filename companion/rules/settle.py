@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .cards import Card
 from .close import CloseOption, CloseVerdict, ranked_closes
@@ -27,6 +28,9 @@ from .variants import Layoffs, Rules
 # A meld on the table: (owner's index, index among the owner's melds, sorted card ids).
 TableMeld = tuple[int, int, tuple[int, ...]]
 Table = tuple[TableMeld, ...]
+# Cards left (bits), the contents of the melds one may lay off onto, and the lay-offs made (card bit, table slot).
+LayoffState = tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]
+_Move = TypeVar("_Move")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +158,7 @@ class _Settler:
                     best[key] = choice
         return list(best.values())
 
-    def layoff_states(self, hand: IndexedHand, left: int, table: Table, allowed: list[int]):
+    def layoff_states(self, hand: IndexedHand, left: int, table: Table, allowed: list[int]) -> list[LayoffState]:
         start = tuple(table[t][2] for t in allowed)
         if not left or not allowed:
             return [(left, start, ())]
@@ -162,8 +166,8 @@ class _Settler:
         limit = self.run_limit
         sizes = [len(c) for c in start]
         seen = {(left, start)}
-        states = [(left, start, ())]
-        stack = [(left, start, ())]
+        states: list[LayoffState] = [(left, start, ())]
+        stack: list[LayoffState] = [(left, start, ())]
         while stack:
             remaining, contents, path = stack.pop()
             for i in BITS[remaining]:
@@ -229,7 +233,9 @@ class _Settler:
         )
 
 
-def _equals_of_best(scored: list[tuple]) -> list[tuple]:
+def _equals_of_best(
+    scored: list[tuple[_Move, tuple[int, ...], tuple[tuple[_Choice, int], ...]]],
+) -> list[tuple[_Move, tuple[int, ...], tuple[tuple[_Choice, int], ...]]]:
     """Of ``(move, later points, later moves)`` rows, the engine's pick first
     (the highest total left to the later players, then the most to the next
     in turn, and so on), then the other moves that leave every later player
@@ -290,7 +296,7 @@ def settle_hand(
     top = [o for o in ranked if o.key == first.key]
     if not first.legal:
         return HandResult(CloseVerdict(indexed[closer], first, rules, first_round), closer, None)
-    settler.closer_targets = rules.layoffs != Layoffs.NONE and (first.deadwood or rules.layoff_onto_full_close)
+    settler.closer_targets = rules.layoffs != Layoffs.NONE and bool(first.deadwood or rules.layoff_onto_full_close)
     # Several equally good closes may leave different melds for the others.
     distinct: dict[tuple, CloseOption] = {}
     for option in top:
@@ -302,17 +308,18 @@ def settle_hand(
         count = 1
     else:
         scored = [(o, *settler.play(0, settler.closer_table(o))) for o in candidates]
-        ranked = _equals_of_best(scored)
-        same = [s for s in ranked if s[0].chinchon == ranked[0][0].chinchon]  # a Chinchón stays one
+        best_first = _equals_of_best(scored)
+        same = [s for s in best_first if s[0].chinchon == best_first[0][0].chinchon]  # a Chinchón stays one
         option, _, picks = same[_pick(settler.choices.get(closer, 0), len(same))]
         count = len(same)
     verdict = CloseVerdict(indexed[closer], option, rules, first_round)
+    assert verdict.score is not None, "the close is legal (as good as the first, which is)"
     results: list[PlayerResult | None] = [None] * n
     results[closer] = PlayerResult(
         melds=verdict.melds,
         layoffs=(),
         deadwood=verdict.deadwood,
-        points=verdict.score,  # type: ignore[arg-type]
+        points=verdict.score,
         alternatives=count,
     )
     table = settler.closer_table(option)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import JOKER, Card
 from .errors import CardError
@@ -17,7 +17,9 @@ def check_cards(cards: Sequence[Card], rules: Rules, copies: int, field: str = "
     check_card_groups([cards], rules, copies, lambda i, j: f"{field}[{j}]")
 
 
-def check_card_groups(groups: Sequence[Sequence[Card]], rules: Rules, copies: int, path=None) -> None:
+def check_card_groups(
+    groups: Sequence[Sequence[Card]], rules: Rules, copies: int, path: Callable[[int, int], str] | None = None
+) -> None:
     """Like :func:`check_cards` over several hands dealt from one pack.
 
     ``path(i, j)`` names card ``j`` of group ``i``; the error points at the

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final, Literal
 
 from .cards import DECKS, JOKER, Card, Deck, parse_card
 from .errors import CardError, RulesError
@@ -56,7 +56,7 @@ class Direction(enum.StrEnum):
 CLOSE_MAX_DEFAULT = {CloseRule.ONE_CARD: 4, CloseRule.POINTS: 5}
 WINS_MATCH = "wins_match"
 NO_CHINCHON = "none"
-TWO_DECKS = "two_decks"
+TWO_DECKS: Final = "two_decks"
 AUTO = "auto"
 
 
@@ -83,7 +83,7 @@ class Rules:
     chinchon: str | int = WINS_MATCH
     layoffs: Layoffs = Layoffs.ALL
     layoff_onto_full_close: bool = False
-    run_layoff_limit: int | str | None = None
+    run_layoff_limit: int | Literal["two_decks"] | None = None
     target: int = 100
     eliminate: Eliminate = Eliminate.OVER
     reentries: int | None = 1
@@ -135,7 +135,7 @@ class Rules:
         """Cards a player may add to one run in their turn (None: no limit)."""
         if self.run_layoff_limit == TWO_DECKS:
             return 1 if self.copies(players) == 2 else None
-        return self.run_layoff_limit  # type: ignore[return-value]
+        return self.run_layoff_limit
 
     @property
     def chinchon_wins_match(self) -> bool:
@@ -150,9 +150,6 @@ class Rules:
     def points(self, cards: list[Card] | tuple[Card, ...]) -> int:
         values = self._values
         return sum(self.joker_points if c.suit is None else values[c.rank] for c in cards)
-
-    def is_wild(self, card: Card) -> bool:
-        return card.suit is None or card in self.wild_cards
 
     def can_close(self, deadwood_cards: int, deadwood_points: int) -> bool:
         """Whether the unmatched kept cards satisfy the close rule."""
@@ -173,10 +170,6 @@ class Rules:
         """The options that differ from this rules' preset, as JSON values."""
         base = PRESETS[self.preset].to_dict()
         return {k: v for k, v in self.to_dict().items() if base[k] != v}
-
-    def with_options(self, **overrides: Any) -> Rules:
-        """A copy with more overrides, validated."""
-        return get_rules(self.preset, **(self.overrides() | overrides))
 
 
 def _json_value(value: Any) -> Any:
@@ -387,7 +380,8 @@ def _shown(value: Any) -> str:
         return str(value) if abs(value) < 10**15 else "a number that large"
     if isinstance(value, str) and len(value) <= 20:
         return repr(value)
-    return {list: "a list", tuple: "a list", dict: "an object", str: "a long text"}.get(type(value), "that")
+    kinds: dict[type, str] = {list: "a list", tuple: "a list", dict: "an object", str: "a long text"}
+    return kinds.get(type(value), "that")
 
 
 def _refuse(name: str, option: Option, value: Any, detail: str = "") -> RulesError:
@@ -423,7 +417,7 @@ def _money(option: Option, value: Any) -> Decimal | None:
         amount = value
     else:
         return None
-    if not option.low <= amount <= option.high:  # type: ignore[operator]
+    if not option.low <= amount <= option.high:  # type: ignore[operator]  # money options always have both bounds
         return None
     if amount != amount.quantize(Decimal(1).scaleb(-option.places)):
         return None
@@ -462,7 +456,7 @@ def _convert(name: str, value: Any, deck: Deck) -> Any:
             if amount is not None:
                 return amount
         case "cards":
-            if isinstance(value, list | tuple) and len(value) <= option.high:  # type: ignore[operator]
+            if isinstance(value, list | tuple) and len(value) <= option.high:  # type: ignore[operator]  # a cards option has a high
                 return _wild_cards(name, option, value, deck)
     raise _refuse(name, option, value)
 

@@ -221,6 +221,30 @@ def test_next_draw_lists_the_cards_that_let_the_seat_close():
         assert row.hits == len(outs) and row.close_next == len(outs) / len(unseen)
 
 
+def test_two_loose_cards_drawing_the_ace_or_a_two_closes():
+    """Seven kept after throwing the 12b, 1c and 2e loose: the ace or a two
+    closes, the twos with all seven combined."""
+    from companion.bots.advice import next_draw
+
+    hand = parse_cards("2o 3o 4o 5o 6o 1c 2e 12b")
+    (row,) = [r for r in next_draw(classic, hand) if str(r.discard) == "12b"]
+    assert sorted(map(str, row.outs)) == ["1o", "2b", "2c", "4o", "7o"]
+    kept = kept_of(hand, row.discard)
+    assert [check_close([*kept, c], classic).score for c in parse_cards("1o 2c 2b 4o 7o")] == [1, -10, -10, 1, 1]
+
+
+def test_swedish_seed_lone_eight_outs_include_the_queen_and_the_eights():
+    from companion.bots.advice import next_draw
+
+    sweden = get_rules("sweden")
+    hand = parse_cards("5o 6o 7o 12c 12e 12b 8b", sweden.pack)
+    (row,) = next_draw(sweden, hand)
+    outs = [str(c) for c in row.outs]
+    assert {"12o", "4o", "8o"} <= set(outs)
+    assert all(check_close([*hand, c], sweden).score == -10 for c in parse_cards("12o 4o 8o", sweden.pack))
+    assert "8b" not in outs  # one deck: the eight of bastos is already held
+
+
 # -- the first-round rule (SPEC §3: ``first_round_close: false`` forbids closing
 # before every player has had a turn) in every figure ---------------------------------
 FIRST_ROUND = [

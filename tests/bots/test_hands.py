@@ -33,7 +33,7 @@ def test_loose_points_and_closes_match_the_engine(rules):
         assert ev.loose(hand) == best_melds(hand, rules).points
         assert ev.loose(eight) == best_melds(eight, rules).points
         verdict = check_close(hand, rules)
-        assert ev.can_close(hand) == verdict.legal
+        assert (ev.close_score(hand) is not None) == verdict.legal
         if verdict.legal:
             assert ev.close_score(hand) == (-1000 if verdict.wins_match else verdict.score)
 
@@ -43,8 +43,8 @@ def test_one_card_rule_prefers_fewer_loose_cards():
     rules = get_rules("classic")
     ev = evaluator(rules)
     hand = parse_cards("5o 6o 7o 10e 11e 12e 4b")
-    assert ev.can_close(hand) and ev.close_score(hand) == 4
-    assert not ev.can_close(parse_cards("5o 6o 7o 10e 11e 1o 2c"))
+    assert ev.close_score(hand) == 4
+    assert ev.close_score(parse_cards("5o 6o 7o 10e 11e 1o 2c")) is None
 
 
 def test_a_chinchon_is_marked_and_wilds_go_to_the_engine():

@@ -2,7 +2,7 @@
 and lay-offs that fit a meld but a rule refuses."""
 
 from companion.rules import get_rules, parse_cards, settle_hand
-from companion.rules.close import drawing_outs, legal_discards
+from companion.rules.close import legal_discards
 from companion.rules.settle import refused_layoffs
 
 classic = get_rules("classic")
@@ -22,18 +22,6 @@ def test_fournier_several_discards_are_legal_best_first():
         ("2o", 4),
         ("6o", 4),
     ]
-
-
-def test_two_loose_cards_drawing_the_ace_or_a_two_closes():
-    outs = drawing_outs(parse_cards("2o 3o 4o 5o 6o 1c 2e 12b"), classic)
-    assert [(str(c), s) for c, s in outs] == [("1o", 1), ("2c", -10), ("2b", -10), ("4o", 1), ("7o", 1)]
-
-
-def test_swedish_seed_lone_eight_outs_include_the_queen_and_the_eights():
-    sweden = get_rules("sweden")
-    outs = dict((str(c), s) for c, s in drawing_outs(parse_cards("5o 6o 7o 12c 12e 12b 8b", sweden.pack), sweden))
-    assert outs["12o"] == -10 and outs["4o"] == -10 and outs["8o"] == -10
-    assert "8b" not in outs  # one deck: the eight of bastos is already held
 
 
 def settle(hands, rules):
