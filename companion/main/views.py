@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from urllib.parse import urlparse
 
 from flask import current_app, make_response, redirect, render_template, request, url_for
@@ -11,9 +12,9 @@ from sqlalchemy import or_, select, text
 
 from ..extensions import db
 from ..models import GameTable
+from ..web.client import SERVICE_WORKER, client_config
 from ..web.cookies import recent_table_tokens, set_cookie
 from ..web.i18n import LANGUAGES, html_lang
-from ..web.templating import static_hash
 from . import bp
 
 
@@ -45,24 +46,30 @@ def set_language(code: str):
 #: The top bar in the dark colour scheme (``--accent`` in app.css).
 DARK_THEME = "#4ade80"
 
-#: What the service worker precaches: these files at their content-hashed URLs.
-STATIC_ASSETS = ("app.css", "app.js", "offline.js", "htmx.min.js", "suits.svg", "icon.svg", "icon-192.png")
 
-
-def static_version() -> str:
-    """One hash over the precached files: a new release means a new service-worker cache."""
-    return hashlib.sha256("".join(static_hash(name) for name in STATIC_ASSETS).encode()).hexdigest()[:12]
+def _revalidated(body: bytes, mimetype: str):
+    """An answer the browser asks for again each time, and gets as a 304 while unchanged."""
+    response = current_app.response_class(body, mimetype=mimetype)
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(hashlib.sha256(body).hexdigest()[:16])
+    return response.make_conditional(request)
 
 
 @bp.get("/sw.js")
 def service_worker():
-    assets = [url_for("static", filename=name) for name in STATIC_ASSETS]
-    body = render_template("sw.js", version=static_version(), assets=assets)
-    response = current_app.response_class(body, mimetype="text/javascript")
+    """The static file companion/static/sw.js, at the root: a worker's scope is
+    its own folder, and phones that installed it here update it here.  The
+    page registers it as ``/sw.js?v=<release>``; what it precaches, and every
+    route it knows, it reads from /client.json."""
+    body = (Path(current_app.static_folder or "") / SERVICE_WORKER).read_bytes()
     # The browser checks the worker on every page load: an unchanged one is a 304.
-    response.headers["Cache-Control"] = "no-cache"
-    response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:16])
-    return response.make_conditional(request)
+    return _revalidated(body, "text/javascript")
+
+
+@bp.get("/client.json")
+def client_json():
+    """The client config (web/client.py) for the service worker; pages carry it inline."""
+    return _revalidated(json.dumps(client_config(), ensure_ascii=False).encode(), "application/json")
 
 
 @bp.get("/offline")

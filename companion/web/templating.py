@@ -8,10 +8,10 @@ import os
 import uuid
 
 from flask import Flask, current_app, render_template, request
-from flask_babel import format_decimal, format_percent, get_locale, ngettext
-from flask_babel import gettext as _
+from flask_babel import format_decimal, format_percent, get_locale
 
 from ..rules import parse_card
+from .client import offline_texts, page_config
 from .i18n import LANGUAGES, card_label, card_name, money, possessive, pot_text, preset_name, suit_name
 from .messages import error_text, reason_text, refusal_text
 
@@ -58,6 +58,7 @@ def init_app(app: Flask) -> None:
             "current_path": request.full_path.rstrip("?") if request else "/",
             "new_submission": lambda: uuid.uuid4().hex,
             "offline_texts": offline_texts,
+            "page_config": page_config,
             "percent": format_percent,
             "decimal": lambda x: format_decimal(x, format="#,##0.0"),
         }
@@ -77,40 +78,6 @@ def static_hashes(folder: str) -> dict[str, str]:
 
 def static_hash(filename: str) -> str:
     return current_app.extensions["static_hashes"][filename]
-
-
-def offline_texts() -> dict[str, str]:
-    """What offline.js says, in the page's language (``{n}``, ``{time}``... are
-    filled in by the script)."""
-    return {
-        "asOf": _("offline · as of %(time)s", time="{time}"),
-        "queueOne": ngettext("%(count)s hand waiting to be sent", "%(count)s hands waiting to be sent", 1, count="{n}"),
-        "queueOther": ngettext(
-            "%(count)s hand waiting to be sent", "%(count)s hands waiting to be sent", 2, count="{n}"
-        ),
-        "hand": _("Hand %(number)s", number="{n}"),
-        "closed": _("%(name)s closed", name="{name}"),
-        "unchecked": _("not checked yet"),
-        "uncheckedLong": _("Not checked yet: the rules engine checks these cards when the hand is sent."),
-        "kept": _(
-            "No connection: hand %(number)s is kept on this phone and will be sent by itself when the connection returns.",
-            number="{n}",
-        ),
-        "notSent": _("No connection: nothing was sent. Try again when the connection returns."),
-        "editing": _("You are changing a hand that is waiting to be sent."),
-        "edit": _("Change"),
-        "drop": _("Drop"),
-        "refused": _("The rules engine refused this hand:"),
-        "stale": _("Another phone saved this table meanwhile. Stored on the server:"),
-        "yours": _("Yours, not sent:"),
-        "sendMine": _("Send mine as the next hand"),
-        "dropMine": _("Drop mine"),
-        "sent": ngettext("%(count)s hand sent.", "%(count)s hands sent.", 1, count="{n}"),
-        "sentOther": ngettext("%(count)s hand sent.", "%(count)s hands sent.", 2, count="{n}"),
-        "retry": _("Not sent yet (%(reason)s); trying again shortly.", reason="{reason}"),
-        "wakeRefused": _("This phone would not keep the screen on."),
-        "startOver": _("Clear every card and score of this hand?"),
-    }
 
 
 def render_page(page: str, fragment: str, target: str, **context) -> str:

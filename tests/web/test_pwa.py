@@ -5,6 +5,7 @@ import json
 import re
 from pathlib import Path
 
+from companion.web.client import STATIC_ASSETS
 from companion.web.templating import static_hashes
 
 from .helpers import GERMAN, create_table, enter_cards, hand_count, hand_form
@@ -28,9 +29,10 @@ def test_manifest_is_translated_and_installable(client):
 
 def test_service_worker_caches_static_assets_and_the_offline_page(client):
     response = client.get("/sw.js")
-    body = response.get_data(as_text=True)
     assert response.mimetype == "text/javascript" and response.headers["Cache-Control"] == "no-cache"
-    assert "/static/app.css" in body and "/static/htmx.min.js" in body and '"/offline"' in body
+    config = client.get("/client.json").get_json()  # what the worker reads at install
+    assert {"/static/app.css", "/static/htmx.min.js"} <= {url.split("?")[0] for url in config["assets"]}
+    assert config["routes"]["offline"] == "/offline"
     assert client.get("/offline").status_code == 200
 
 
@@ -82,14 +84,12 @@ def test_a_changed_file_gets_a_new_hash(tmp_path):
 
 
 def test_service_worker_precaches_exactly_the_hashed_static_urls(client):
-    body = client.get("/sw.js").get_data(as_text=True)
-    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", body).group(1))
-    names = ["app.css", "app.js", "offline.js", "htmx.min.js", "suits.svg", "icon.svg", "icon-192.png"]
-    assert assets == [f"/static/{n}?v={sha12(n)}" for n in names]
+    config = client.get("/client.json").get_json()
+    assert config["assets"] == [f"/static/{n}?v={sha12(n)}" for n in STATIC_ASSETS]
     # The cache is named after them: a release with other files gets a new cache.
-    assert re.search(r'const VERSION = "[0-9a-f]{12}";', body)
+    assert re.fullmatch(r"[0-9a-f]{12}", config["version"])
     # Form posts are the browser's own (Back to a posted page shows it).
-    assert 'request.method !== "GET"' in body
+    assert 'request.method !== "GET"' in client.get("/sw.js").get_data(as_text=True)
 
 
 def test_offline_page_follows_the_language_and_tries_the_same_page_again(client):

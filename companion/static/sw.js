@@ -4,24 +4,71 @@
 // phone never opened gets the offline page.  Form posts are left alone: the
 // browser sends them itself (and Back to a posted page is the browser's own),
 // while offline.js keeps hands saved without a connection.
-const VERSION = "{{ version }}";
-const STATIC = "chinchon-static-" + VERSION;
+//
+// A static file, served at /sw.js (scope /).  What it precaches, the offline
+// page and every route it knows come from the client config (client.json,
+// companion/web/client.py), fetched at install and kept in this release's
+// cache.  Pages register it as sw.js?v=<release>: a new release is a new
+// address, so the browser installs a new worker for it.
+importScripts("static/js/routes.js"); // self.Chinchon.routes; relative to this file, as client.json below
+
+const RELEASE = new URL(self.location.href).searchParams.get("v") || "unversioned";
+const STATIC = "chinchon-static-" + RELEASE;
 const PAGES = "chinchon-pages"; // kept across releases
-const ASSETS = {{ assets|tojson }};
-const OFFLINE = "{{ url_for('main.offline') }}";
+const CONFIG = new URL("client.json", self.location.href).pathname;
 // Home, a table's scoreboard, its history (with the chart) and hand entry;
-// and the QR code the scoreboard shows.
-const KEPT = /^\/(t\/[^/]+(\/history|\/hands\/new)?)?$/;
-const KEPT_IMAGE = /^\/t\/[^/]+\/qr\.svg$/;
+// and the QR code the scoreboard shows (routes named in the config).
+const KEPT_PAGES = ["home", "scoreboard", "history", "newHand"];
+const KEPT_IMAGES = ["qr"];
 // A signal this weak is no connection: show the kept copy instead of waiting.
 const NETWORK_TIMEOUT_MS = 6000;
 
+// The config, read once per start of the worker: from this release's cache
+// (or, should the phone have cleared it, from the server again).
+let loading = null;
+let known = null;
+
+function settings() {
+  if (!loading) {
+    loading = caches.open(STATIC)
+      .then((cache) => cache.match(CONFIG))
+      .then((copy) => copy || fetchConfig())
+      .then((response) => response.json())
+      .then(learn);
+    loading.catch(() => { loading = null; }); // not kept and no network: ask again next time
+  }
+  return loading;
+}
+
+async function fetchConfig() {
+  const response = await fetch(CONFIG, { cache: "no-cache", credentials: "same-origin" });
+  if (!response.ok) throw new Error("no client config: " + response.status);
+  await (await caches.open(STATIC)).put(CONFIG, response.clone());
+  return response;
+}
+
+function learn(config) {
+  const routes = new self.Chinchon.routes.Routes(config.routes);
+  known = {
+    assets: config.assets,
+    offline: config.routes.offline,
+    staticPrefix: routes.prefix("static"),
+    kept: (path) => routes.any(KEPT_PAGES, path),
+    keptImage: (path) => routes.any(KEPT_IMAGES, path),
+  };
+  return known;
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    Promise.all([
-      caches.open(STATIC).then((cache) => cache.addAll(ASSETS)),
-      keep(OFFLINE),
-    ]).then(() => self.skipWaiting())
+    fetchConfig()
+      .then((response) => response.json())
+      .then((config) => {
+        const s = learn(config);
+        loading = Promise.resolve(s);
+        return Promise.all([caches.open(STATIC).then((cache) => cache.addAll(s.assets)), keep(s.offline)]);
+      })
+      .then(() => self.skipWaiting())
   );
 });
 
@@ -31,9 +78,22 @@ self.addEventListener("activate", (event) => {
       .then((keys) => Promise.all(
         keys.filter((k) => k.startsWith("chinchon-") && k !== STATIC && k !== PAGES).map((k) => caches.delete(k))
       ))
+      .then(dropPagesWithoutConfig)
       .then(() => self.clients.claim())
   );
 });
+
+// A page kept before pages carried the client config would run today's
+// scripts without it (and without the modules it now loads): it goes, and
+// comes back when opened with a connection.
+async function dropPagesWithoutConfig() {
+  const cache = await caches.open(PAGES);
+  for (const request of await cache.keys()) {
+    const copy = await cache.match(request);
+    if (!copy || !(copy.headers.get("Content-Type") || "").startsWith("text/html")) continue;
+    if ((await copy.text()).indexOf('name="client-config"') < 0) await cache.delete(request);
+  }
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
@@ -41,12 +101,20 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin || request.method !== "GET") return;
   if (request.mode === "navigate") {
     event.respondWith(page(event, url));
-  } else if (url.pathname.startsWith("/static/")) {
-    event.respondWith(staticFile(request));
-  } else if (KEPT_IMAGE.test(url.pathname)) {
-    event.respondWith(image(event, url));
+  } else if (known) {
+    const answer = subresource(known, event, url);
+    if (answer) event.respondWith(answer);
+  } else {
+    // Just started: the config is a moment away.  What it does not claim goes to the network.
+    event.respondWith(settings().then((s) => subresource(s, event, url) || fetch(request), () => fetch(request)));
   }
 });
+
+function subresource(s, event, url) {
+  if (url.pathname.startsWith(s.staticPrefix)) return staticFile(event.request);
+  if (s.keptImage(url.pathname)) return image(event, url);
+  return null;
+}
 
 // A page asks to keep a copy of a page it links to (hand entry, so that a
 // hand can be entered offline), of the offline page in its language, or of
@@ -54,12 +122,15 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "keep" || !Array.isArray(data.paths)) return;
-  const paths = data.paths.filter((p) => typeof p === "string" && (KEPT.test(p) || p === OFFLINE));
-  event.waitUntil(Promise.all(paths.map((p) => keep(p).catch(() => null))));
+  event.waitUntil(settings().then((s) => {
+    const paths = data.paths.filter((p) => typeof p === "string" && (s.kept(p) || p === s.offline));
+    return Promise.all(paths.map((p) => keep(p).catch(() => null)));
+  }));
 });
 
 async function page(event, url) {
-  const kept = KEPT.test(url.pathname);
+  const s = await settings().catch(() => null);
+  const kept = !!s && s.kept(url.pathname);
   try {
     if (self.navigator.onLine === false) throw new Error("offline"); // no need to wait for the network
     const response = await timeout(fetch(event.request), NETWORK_TIMEOUT_MS);
@@ -69,7 +140,7 @@ async function page(event, url) {
     const cache = await caches.open(PAGES);
     const copy = kept ? await cache.match(url.pathname) : null;
     if (copy) return marked(copy);
-    return (await cache.match(OFFLINE)) || Response.error();
+    return (s && (await cache.match(s.offline))) || Response.error();
   }
 }
 
