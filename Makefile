@@ -31,6 +31,8 @@ test:
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
+	node --test tests/js/
 	bash scripts/run-tests.sh
 
 conformance: $(STAMP)
@@ -42,7 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_advice.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
 
 # After adding or changing visible strings: refresh the catalogue, merge it
 # into every language, translate the new entries, then compile.  es_AR is a

@@ -31,7 +31,7 @@ from companion.extensions import db  # noqa: E402
 from companion.models import Deal, GameTable  # noqa: E402
 from companion.rules.game import HandGame, Phase  # noqa: E402
 from companion.services import play  # noqa: E402
-from companion.services.scoreboard import standing  # noqa: E402
+from companion.services.standing import standing  # noqa: E402
 
 
 def percentiles(values: list[float]) -> str:

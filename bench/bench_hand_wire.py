@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from companion.services.scoreboard import create_table  # noqa: E402
+from companion.services.tables import create_table  # noqa: E402
 from companion.services.unit import transaction  # noqa: E402
 
 TAP_S = 0.8  # a person's pace

@@ -98,7 +98,8 @@ def setup_tables(env: dict, count: int) -> list[str]:
     code = f"""
 import os
 from companion import create_app
-from companion.services.scoreboard import create_table, store_hand
+from companion.services.hands import store_hand
+from companion.services.tables import create_table
 from companion.services.unit import transaction
 app = create_app()
 with app.app_context():

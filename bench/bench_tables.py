@@ -56,7 +56,7 @@ def browser_figures(app, hands: int) -> None:
     from playwright.sync_api import sync_playwright
     from werkzeug.serving import make_server
 
-    from companion.services.scoreboard import create_table
+    from companion.services.tables import create_table
     from companion.services.unit import transaction
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)

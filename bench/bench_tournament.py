@@ -31,7 +31,7 @@ from companion import create_app  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.models import Tournament  # noqa: E402
 from companion.services import tournaments as service  # noqa: E402
-from companion.services.scoreboard import HandInput, store_hand  # noqa: E402
+from companion.services.hands import HandInput, store_hand  # noqa: E402
 from companion.services.unit import transaction  # noqa: E402
 
 PHONE = {"Accept-Encoding": "br, gzip", "Accept-Language": "es-ES,es;q=0.9"}

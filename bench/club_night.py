@@ -631,7 +631,7 @@ def set_tables(env: dict[str, str], physical: int, digital: int, tournament: boo
     from companion.extensions import db
     from companion.services import tournaments
     from companion.services.play import Pace, create_digital_table
-    from companion.services.scoreboard import create_table
+    from companion.services.tables import create_table
     from companion.services.unit import transaction
 
     app = create_app()

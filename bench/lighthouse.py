@@ -48,7 +48,8 @@ def seed(database: str) -> tuple[str, str]:
     from companion import create_app
     from companion.extensions import db
     from companion.rules import parse_cards
-    from companion.services.scoreboard import HandInput, create_table, store_hand
+    from companion.services.hands import HandInput, store_hand
+    from companion.services.tables import create_table
     from companion.services.unit import transaction
 
     app = create_app()

@@ -42,6 +42,47 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # A number in a URL (a hand, a season) fits the database's integers, or no page is there (404).
     app.url_map.converters["int"] = BoundedInt
     os.makedirs(app.instance_path, exist_ok=True)
+    _configure(app, test_config)
+    logs.init_app(app)
+
+    from .web.i18n import select_locale
+
+    db.init_app(app)
+    _sqlite_pragmas(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    _blueprints(app)
+    _errors(app)
+    _input_guards(app)
+    _security_headers(app)
+    from . import commands
+    from .web import compression, polls, templating
+
+    templating.init_app(app)
+    compression.init_app(app)
+    commands.init_app(app)
+    # The WSGI layers, innermost first: the unchanged-poll shortcut, then the proxy fix.
+    polls.init_app(app, HEADERS)
+    if app.config.get("TRUST_PROXY"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        n = app.config["TRUST_PROXY"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
+
+    @app.cli.command("init-db")
+    def init_db() -> None:
+        """Create or upgrade the database tables (idempotent)."""
+        from flask_migrate import upgrade
+
+        upgrade()
+        print(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
+
+    return app
+
+
+def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """The defaults, then the environment (or, for tests, ``test_config``)."""
     app.config.from_mapping(
         BABEL_DEFAULT_LOCALE="es",
         BABEL_TRANSLATION_DIRECTORIES=os.path.join(os.path.dirname(__file__), "translations"),
@@ -69,16 +110,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
-    logs.init_app(app)
 
-    from .web.i18n import select_locale
 
-    db.init_app(app)
-    _sqlite_pragmas(app)
-    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "migrations"))
-    csrf.init_app(app)
-    babel.init_app(app, locale_selector=select_locale)
-
+def _blueprints(app: Flask) -> None:
+    """One blueprint per task; then every route's declared access is collected (``web.access``)."""
     from .api import bp as api_bp
     from .groups import bp as groups_bp
     from .main import bp as main_bp
@@ -86,48 +121,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .referee import bp as referee_bp
     from .tables import bp as tables_bp
     from .tournaments import bp as tournaments_bp
+    from .web import access
 
     csrf.exempt(api_bp)
     limiter.init_app(app)
-    app.register_blueprint(api_bp)
-    app.register_blueprint(main_bp)
-    app.register_blueprint(tables_bp)
-    app.register_blueprint(referee_bp)
-    app.register_blueprint(play_bp)
-    app.register_blueprint(groups_bp)
-    app.register_blueprint(tournaments_bp)
-    _errors(app)
-    _input_guards(app)
-    _security_headers(app)
-    from .web import templating
-
-    templating.init_app(app)
-    from .web import compression
-
-    compression.init_app(app)
-
-    from . import commands
-
-    commands.init_app(app)
-    from .web import polls
-
-    # The WSGI layers, innermost first: the unchanged-poll shortcut, then the proxy fix.
-    polls.init_app(app, HEADERS)
-    if app.config.get("TRUST_PROXY"):
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        n = app.config["TRUST_PROXY"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
-
-    @app.cli.command("init-db")
-    def init_db() -> None:
-        """Create or upgrade the database tables (idempotent)."""
-        from flask_migrate import upgrade
-
-        upgrade()
-        print(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
-
-    return app
+    for bp in (api_bp, main_bp, tables_bp, referee_bp, play_bp, groups_bp, tournaments_bp):
+        app.register_blueprint(bp)
+    access.init_app(app)
 
 
 def _sqlite_pragmas(app: Flask) -> None:

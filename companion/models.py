@@ -12,13 +12,19 @@ from __future__ import annotations
 import functools
 import json
 from datetime import UTC, datetime
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, false, true
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, Dialect, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, false, true
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
-from .extensions import db
+from .extensions import Base, db
 from .rules import Rules, get_rules
+
+if TYPE_CHECKING:
+    Model = Base  # what Flask-SQLAlchemy's ``db.Model`` is, as a type checker can see it
+else:
+    Model = db.Model
 
 
 def now() -> datetime:
@@ -36,7 +42,72 @@ def rules_of(preset: str, overrides: dict[str, Any]) -> Rules:
     return _rules_of(preset, json.dumps(overrides, sort_keys=True))
 
 
-class GameTable(db.Model):
+# -- closed sets: stored as their values, read back as members --------------------------
+class TableKind(StrEnum):
+    PHYSICAL = "physical"  # cards dealt at a real table; the hands are entered after
+    DIGITAL = "digital"  # the app deals and runs every hand
+
+
+class PlayerKind(StrEnum):
+    """A person, or a computer player of one of the levels in ``bots.BOTS``."""
+
+    HUMAN = "human"
+    SIMPLE = "simple"
+    GOOD = "good"
+    EXPERT = "expert"
+
+    @property
+    def computer(self) -> bool:
+        return self is not PlayerKind.HUMAN
+
+
+class PlayMode(StrEnum):
+    HOTSEAT = "hotseat"  # one phone passed round
+    DEVICES = "devices"  # a phone each, a secret link per seat
+
+
+class EntryMode(StrEnum):
+    """How a hand (or a player in it) was entered."""
+
+    CARDS = "cards"  # the engine scored the cards
+    POINTS = "points"  # the table typed the points
+
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class ResultKind(StrEnum):
+    """What was said about a tournament table's result (``TableResult.kind``)."""
+
+    CONFIRMED = "confirmed"  # by a player at the table who did not win it
+    DISPUTED = "disputed"  # by a player at the table: the organizer decides
+    CLOSED = "closed"  # by the organizer, with the standing of the moment
+    CORRECTED = "corrected"  # by the organizer, with a reason
+
+    @property
+    def final(self) -> bool:
+        """The tournament counts it, and the table takes no more writes."""
+        return self is not ResultKind.DISPUTED
+
+
+class Choice(TypeDecorator[E]):
+    """A closed set in a ``VARCHAR``: the value is stored, the member read back."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, enum: type[E], length: int = 10) -> None:
+        super().__init__(length)
+        self.enum = enum
+
+    def process_bind_param(self, value: E | str | None, dialect: Dialect) -> str | None:
+        return None if value is None else self.enum(value).value
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> E | None:
+        return None if value is None else self.enum(value)
+
+
+class GameTable(Model):
     __tablename__ = "game_tables"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -47,7 +118,7 @@ class GameTable(db.Model):
     #: A read-only link for spectators.
     watch_token: Mapped[str] = mapped_column(String(40), unique=True, index=True)
     name: Mapped[str] = mapped_column(String(80), default="")
-    kind: Mapped[str] = mapped_column(String(10), default="physical")
+    kind: Mapped[TableKind] = mapped_column(Choice(TableKind), default=TableKind.PHYSICAL)
     preset: Mapped[str] = mapped_column(String(20))
     overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     suit_style: Mapped[str] = mapped_column(String(10), default="spanish")
@@ -72,10 +143,10 @@ class GameTable(db.Model):
         back_populates="table", order_by="Reentry.id", cascade="all, delete-orphan", lazy="selectin"
     )
     #: Digital tables: "hotseat" (one phone passed round) or "devices" (a link per seat).
-    play_mode: Mapped[str | None] = mapped_column(String(10), default=None)
+    play_mode: Mapped[PlayMode | None] = mapped_column(Choice(PlayMode), default=None)
     #: How the players who did not close were entered last: "cards" or "points"
     #: (the hand-entry page opens the same way next time).
-    entry_mode: Mapped[str] = mapped_column(String(10), default="cards", server_default="cards")
+    entry_mode: Mapped[EntryMode] = mapped_column(Choice(EntryMode), default=EntryMode.CARDS, server_default="cards")
     #: Digital tables: whether a player may ask for a hint (every hint asked
     #: is written in the hand's moves and in the history).
     hints_allowed: Mapped[bool] = mapped_column(default=True, server_default=true())
@@ -90,7 +161,7 @@ class GameTable(db.Model):
     )
     round_table: Mapped[int | None] = mapped_column(Integer, default=None)
     hand_limit: Mapped[int | None] = mapped_column(Integer, default=None)
-    #: The match as a page of many tables shows it (``services.scoreboard.Summary``),
+    #: The match as a page of many tables shows it (``services.summary.Summary``),
     #: stored by the unit of work with every write; valid while ``summary_version`` is ``version``.
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     summary_version: Mapped[int | None] = mapped_column(Integer, default=None)
@@ -98,6 +169,14 @@ class GameTable(db.Model):
     results: Mapped[list[TableResult]] = relationship(
         back_populates="table", order_by="TableResult.id", cascade="all, delete-orphan", lazy="select"
     )
+    group: Mapped[Group | None] = relationship(back_populates="tables")
+    round: Mapped[TournamentRound | None] = relationship(back_populates="tables")
+
+    @validates("kind", "play_mode", "entry_mode")
+    def _member(self, key: str, value: str | None) -> StrEnum | None:
+        """Plain strings assigned become the set's members at once, not only once read back."""
+        enum = {"kind": TableKind, "play_mode": PlayMode, "entry_mode": EntryMode}[key]
+        return None if value is None else enum(value)
 
     @property
     def rules(self) -> Rules:
@@ -107,6 +186,15 @@ class GameTable(db.Model):
     def names(self) -> list[str]:
         return [p.name for p in self.players]
 
+    @property
+    def digital(self) -> bool:
+        return self.kind is TableKind.DIGITAL
+
+    @property
+    def seat_links(self) -> bool:
+        """A digital table played on a phone each: every person has a seat link."""
+        return self.play_mode is PlayMode.DEVICES
+
     def active_hands(self) -> list[Hand]:
         return sorted((h for h in self.hands if h.active), key=lambda h: h.number)
 
@@ -114,7 +202,7 @@ class GameTable(db.Model):
         return [r for r in self.reentries if r.undone_at is None]
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("table_id", "seat"),)
 
@@ -123,15 +211,19 @@ class Player(db.Model):
     #: Play order: turns go from seat 0 to seat 1 and so on.
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
-    #: Digital tables: "human", or a computer player ("simple" or "good").
-    kind: Mapped[str] = mapped_column(String(10), default="human")
+    #: Digital tables: a person, or a computer player of some level.
+    kind: Mapped[PlayerKind] = mapped_column(Choice(PlayerKind), default=PlayerKind.HUMAN)
     #: Digital tables played on own devices: this seat's secret link.
     seat_token: Mapped[str | None] = mapped_column(String(40), unique=True, default=None)
 
     table: Mapped[GameTable] = relationship(back_populates="players")
 
+    @validates("kind")
+    def _member(self, _key: str, value: str) -> PlayerKind:
+        return PlayerKind(value)
 
-class Hand(db.Model):
+
+class Hand(Model):
     __tablename__ = "hands"
     #: Submission ids are one-time per table: another table's ids never collide.
     __table_args__ = (UniqueConstraint("table_id", "submission", name="uq_hands_table_submission"),)
@@ -139,8 +231,7 @@ class Hand(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)
-    #: "cards" (the engine scored it) or "points" (the table typed totals).
-    mode: Mapped[str] = mapped_column(String(10), default="cards")
+    mode: Mapped[EntryMode] = mapped_column(Choice(EntryMode), default=EntryMode.CARDS)
     closer_seat: Mapped[int] = mapped_column(Integer)
     dealer_seat: Mapped[int] = mapped_column(Integer, default=0)
     first_round: Mapped[bool] = mapped_column(default=False)
@@ -158,6 +249,10 @@ class Hand(db.Model):
         back_populates="hand", order_by="Entry.seat", cascade="all, delete-orphan", lazy="selectin"
     )
 
+    @validates("mode")
+    def _member(self, _key: str, value: str) -> EntryMode:
+        return EntryMode(value)
+
     @property
     def active(self) -> bool:
         return self.undone_at is None and self.replaced_by_id is None
@@ -166,7 +261,7 @@ class Hand(db.Model):
         return {e.seat: e.points for e in self.entries}
 
 
-class Entry(db.Model):
+class Entry(Model):
     """One player's part of a hand: the cards held, what the engine found, points."""
 
     __tablename__ = "entries"
@@ -188,7 +283,7 @@ class Entry(db.Model):
     hand: Mapped[Hand] = relationship(back_populates="entries")
 
 
-class Deal(db.Model):
+class Deal(Model):
     """A hand being played at a digital table: the engine's state as JSON.
 
     Only the server reads ``state`` (it holds every hand and the stock); pages
@@ -211,13 +306,16 @@ class Deal(db.Model):
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), default=None)
     #: The review of the finished hand (``bots.review.to_json``), made the first time it is asked for.
     review: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    #: Who dealt it from their phone (a seat's player), "" for the table's phone:
+    #: another phone that asked to deal too is told who was first.
+    dealt_by: Mapped[str] = mapped_column(String(40), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
     table: Mapped[GameTable] = relationship(back_populates="deals")
 
 
-class Reentry(db.Model):
+class Reentry(Model):
     """A reenganche: ``seat`` bought back in right after hand ``after_hand``
     (or, ``declined``, said no: the next hand may then be played)."""
 
@@ -230,6 +328,8 @@ class Reentry(db.Model):
     seat: Mapped[int] = mapped_column(Integer)
     submission: Mapped[str] = mapped_column(String(40))
     declined: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: Who answered from their phone (a seat's player), "" for the table's phone.
+    decided_by: Mapped[str] = mapped_column(String(40), default="", server_default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 
@@ -237,7 +337,7 @@ class Reentry(db.Model):
 
 
 # -- groups: the same friends, every week ------------------------------------------
-class Group(db.Model):
+class Group(Model):
     """Friends who play together week after week: members, seasons, a money
     ledger.  Nothing about a match is copied here: standings and balances are
     replayed from the group's tables (``GameTable.group_id``), so deleting or
@@ -268,7 +368,11 @@ class Group(db.Model):
         back_populates="group", order_by="Payment.id", cascade="all, delete-orphan", lazy="select"
     )
     tables: Mapped[list[GameTable]] = relationship(
-        GameTable, backref="group", order_by=(GameTable.created_at, GameTable.id), lazy="select", passive_deletes=True
+        GameTable,
+        back_populates="group",
+        order_by=(GameTable.created_at, GameTable.id),
+        lazy="select",
+        passive_deletes=True,
     )
 
     @property
@@ -284,7 +388,7 @@ class Group(db.Model):
         return self.seasons[-1]
 
 
-class GroupMember(db.Model):
+class GroupMember(Model):
     __tablename__ = "group_members"
     __table_args__ = (UniqueConstraint("group_id", "key"),)
 
@@ -301,7 +405,7 @@ class GroupMember(db.Model):
     group: Mapped[Group] = relationship(back_populates="members")
 
 
-class Season(db.Model):
+class Season(Model):
     """A season runs from ``started_at`` until the next one starts; a match
     belongs to the season in which its table was created."""
 
@@ -316,7 +420,7 @@ class Season(db.Model):
     group: Mapped[Group] = relationship(back_populates="seasons")
 
 
-class Payment(db.Model):
+class Payment(Model):
     """Money handed over outside the app ("Ben paid Ana 2.50"), in cents of the
     group's currency: exact, never a float."""
 
@@ -343,7 +447,7 @@ class Payment(db.Model):
 
 
 # -- tournaments: many tables, one organizer ---------------------------------------
-class Tournament(db.Model):
+class Tournament(Model):
     """A club tournament: players seated at tables round after round
     (``companion.rules.tournament``).  Its tables are ordinary tables
     (``GameTable.round_id``); standings are replayed from them and from the
@@ -410,7 +514,7 @@ class Tournament(db.Model):
         return [r for r in self.all_rounds if r.undone_at is None]
 
 
-class TournamentPlayer(db.Model):
+class TournamentPlayer(Model):
     __tablename__ = "tournament_players"
     __table_args__ = (UniqueConstraint("tournament_id", "key"),)
 
@@ -426,7 +530,7 @@ class TournamentPlayer(db.Model):
     tournament: Mapped[Tournament] = relationship(back_populates="players")
 
 
-class TournamentRound(db.Model):
+class TournamentRound(Model):
     """A round started: its tables are ``GameTable`` rows.  Undoing the start
     (before any hand) deletes the empty tables and keeps this row, undone."""
 
@@ -442,11 +546,11 @@ class TournamentRound(db.Model):
 
     tournament: Mapped[Tournament] = relationship(back_populates="all_rounds")
     tables: Mapped[list[GameTable]] = relationship(
-        GameTable, backref="round", order_by=GameTable.round_table, lazy="selectin", passive_deletes=True
+        GameTable, back_populates="round", order_by=GameTable.round_table, lazy="selectin", passive_deletes=True
     )
 
 
-class TableResult(db.Model):
+class TableResult(Model):
     """What was said about a tournament table's result, in order: confirmed
     by a player at the table, disputed, closed by the organizer with the
     standing of the moment, or corrected by the organizer (with the reason).
@@ -457,7 +561,7 @@ class TableResult(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(10))
+    kind: Mapped[ResultKind] = mapped_column(Choice(ResultKind))
     places: Mapped[list[list[int]]] = mapped_column(JSON, default=list)
     #: Who confirmed or disputed (a player's name), or "" for the organizer.
     by: Mapped[str] = mapped_column(String(40), default="")
@@ -468,3 +572,7 @@ class TableResult(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     table: Mapped[GameTable] = relationship(back_populates="results")
+
+    @validates("kind")
+    def _member(self, _key: str, value: str) -> ResultKind:
+        return ResultKind(value)

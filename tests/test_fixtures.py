@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 
 from companion import create_app
 from companion.extensions import db
-from companion.services.scoreboard import create_table
+from companion.services.tables import create_table
 from companion.services.unit import transaction
 
 

@@ -1,9 +1,9 @@
 """Group pages: standings, last matches, play again, seasons, settle up.
 
-Which link may use which route is in the app's one authorization table
-(``companion.web.access.PERMISSIONS``); one check before each request enforces it.
-Every write is one call to ``companion.services.groups`` inside
-:func:`~companion.services.unit.transaction`.
+Each route that takes a link declares who may use it (``web.access.allow``:
+the owner, member and read-only links are the owner, player and watch
+levels); every write is one call to ``companion.services.groups`` through
+the write pipeline (``web.writes``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from flask import Response, abort, flash, g, make_response, redirect, render_tem
 from flask_babel import format_date, format_datetime, format_decimal, format_percent
 from flask_babel import gettext as _
 
-from ..models import GameTable
-from ..rules import ChinchonError
+from ..models import GameTable, TableKind
 from ..rules.names import name_key
 from ..services.groups import (
     add_table_by_link,
@@ -35,13 +34,14 @@ from ..services.groups import (
 )
 from ..services.ledger import from_cents
 from ..services.transfer import export_bundle
-from ..services.unit import StaleError, transaction
-from ..web.access import PLAYER, WATCH, Link, authorize, group_link, may_show
+from ..services.unit import ServiceError
+from ..web.access import OWNER_ONLY, PLAYER, READ, WATCH, WRITE, Link, Role, allow, group_link, may_show
 from ..web.cookies import remember_table, set_cookie
 from ..web.i18n import money
-from ..web.messages import error_text, stale_text
+from ..web.messages import Replayed, Stale, Unconfirmed, error_text, replayed_text, unconfirmed_text
 from ..web.pace import play_pace
 from ..web.spreadsheet import spreadsheet
+from ..web.writes import Refused, attempt, write
 from . import bp
 from .charts import BUCKET_COLOURS, BUCKETS, points_chart, wins_chart
 from .forms import GroupForm, GroupSettingsForm
@@ -49,17 +49,8 @@ from .forms import GroupForm, GroupSettingsForm
 GROUPS_COOKIE = "groups"
 
 
-@bp.before_request
-def check_link():
-    """Every route with a link is in the app's one authorization table
-    (``companion.web.access.PERMISSIONS``); a group's roles are its names
-    (owner, player for the member link, watch)."""
-    token = (request.view_args or {}).get("token")
-    if token is None:
-        return None
-    link = authorize(token)
+def _opened(link: Link) -> None:
     g.group, g.role = link.group, link.role
-    return None
 
 
 def group_money(cents: int, currency: str) -> str:
@@ -89,29 +80,31 @@ def back_to(token: str, endpoint: str = "groups.page"):
 def new():
     form = GroupForm()
     if request.method == "POST" and form.check():
-        try:
-            with transaction():
-                group = create_group(
+        made = attempt(
+            lambda: (
+                create_group(
                     name=form.name.data,
                     members=form.member_names(),
                     preset=form.preset.data,
                     overrides=form.overrides(),
                     currency=form.currency.data,
-                )
-        except ChinchonError as error:
-            form.add_error(error.field.removeprefix("rules."), error_text(error))
+                ).owner_token
+            )
+        )
+        if isinstance(made, Refused):
+            form.add_error(made.field.removeprefix("rules."), made.message)
         else:
             flash(_("Group created. Keep this page's link: it is the owner's."), "ok")
-            response = redirect(url_for("groups.page", token=group.owner_token))
-            return remember_group(response, group.owner_token), 303
+            return remember_group(redirect(url_for("groups.page", token=made)), made), 303
     mine = [(link.group, t) for link, t in ((group_link(t), t) for t in remembered_groups()) if link is not None]
     status = 400 if request.method == "POST" else 200
     return render_template("groups/new.html", form=form, mine=mine), status
 
 
 # -- the group page ---------------------------------------------------------------------------
-def _season_page(token: str, number: int):
-    group, role = g.group, g.role
+def _season_page(link: Link, number: int):
+    _opened(link)
+    group, role, token = link.group, link.role, link.token
     if not any(s.number == number for s in group.seasons):
         abort(404)
     everything = matches(group)
@@ -120,6 +113,7 @@ def _season_page(token: str, number: int):
     context = dict(
         group=group,
         role=role,
+        read_only=role is WATCH,
         token=token,
         number=number,
         current=number == group.current_season.number,
@@ -136,7 +130,7 @@ def _season_page(token: str, number: int):
         format_date=format_date,
     )
     response = make_response(render_template("groups/page.html", **context))
-    if role != WATCH:
+    if role is not WATCH:
         remember_group(response, token)
     return response
 
@@ -166,18 +160,21 @@ def table_link(table: GameTable, role: str) -> str:
 
 
 @bp.get("/g/<token>")
-def page(token: str):
-    return _season_page(token, g.group.current_season.number)
+@allow(READ)
+def page(link: Link):
+    return _season_page(link, link.group.current_season.number)
 
 
 @bp.get("/g/<token>/seasons/<int:number>")
-def season(token: str, number: int):
-    return _season_page(token, number)
+@allow(READ)
+def season(link: Link, number: int):
+    return _season_page(link, number)
 
 
 @bp.get("/g/<token>/matches.csv")
-def matches_csv(token: str):
-    group = g.group
+@allow(READ)
+def matches_csv(link: Link):
+    group = link.group
     number = request.args.get("season", type=int) or group.current_season.number
     rows: list[list[object]] = [
         [_("Date"), _("Season"), _("Table"), _("Players"), _("Final totals"), _("Winners"), _("Pot")]
@@ -204,56 +201,57 @@ def matches_csv(token: str):
 
 # -- playing in the group -----------------------------------------------------------------------
 @bp.post("/g/<token>/tables")
-def add_table(token: str):
-    try:
-        with transaction():
-            added = add_table_by_link(g.group, request.form.get("link") or "")
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-    else:
+@allow(WRITE)
+def add_table(link: Link):
+    group, typed = link.group, request.form.get("link") or ""
+
+    def said(added: bool) -> str:
         if added:
-            flash(_("The table now counts for this group."), "ok")
-        else:
-            flash(_("That table already counts for this group."), "ok")
-    return back_to(token)
+            return _("The table now counts for this group.")
+        return _("That table already counts for this group.")
+
+    return write(lambda: add_table_by_link(group, typed), url_for("groups.page", token=link.token), said)
 
 
 @bp.post("/g/<token>/again")
-def again(token: str):
+@allow(WRITE)
+def again(link: Link):
     """A new table with last time's players and rules, in this group (made once)."""
-    try:
-        with transaction():
-            table = play_again(g.group, request.form.get("table", type=int), pace=play_pace())
-    except StaleError:
-        flash(stale_text(), "error")
-        return back_to(token)
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-        return back_to(token)
-    endpoint = "play.table" if table.kind == "digital" else "tables.scoreboard"
-    return remember_table(redirect(url_for(endpoint, token=table.owner_token)), table.owner_token), 303
+    group, source = link.group, request.form.get("table", type=int)
+    made = attempt(lambda: _opened_table(play_again(group, source, pace=play_pace())), stale=Stale.GROUP)
+    if isinstance(made, Refused):
+        made.flash()
+        return back_to(link.token)
+    endpoint, token = made
+    return remember_table(redirect(url_for(endpoint, token=token)), token), 303
+
+
+def _opened_table(table: GameTable) -> tuple[str, str]:
+    return ("play.table" if table.kind is TableKind.DIGITAL else "tables.scoreboard"), table.owner_token
 
 
 # -- seasons ----------------------------------------------------------------------------------
 @bp.post("/g/<token>/seasons")
-def new_season(token: str):
+@allow(OWNER_ONLY)
+def new_season(link: Link):
     if request.form.get("confirm") != "season":
-        flash(_("Tick the box to confirm the new season."), "error")
-        return back_to(token)
-    try:
-        with transaction():
-            season = start_season(g.group, request.form.get("season", type=int))
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-        return back_to(token)
-    flash(_("Season %(number)s has started; earlier seasons stay readable.", number=season.number), "ok")
-    return back_to(token)
+        flash(unconfirmed_text(Unconfirmed.NEW_SEASON), "error")
+        return back_to(link.token)
+    group, number = link.group, request.form.get("season", type=int)
+    return write(
+        lambda: start_season(group, number).number,
+        url_for("groups.page", token=link.token),
+        lambda started: _("Season %(number)s has started; earlier seasons stay readable.", number=started),
+        stale=Stale.GROUP,
+    )
 
 
 # -- money ----------------------------------------------------------------------------------------
 @bp.get("/g/<token>/settle")
-def settle(token: str):
-    return _settle_page(token)
+@allow(READ)
+def settle(link: Link):
+    _opened(link)
+    return _settle_page(link.token)
 
 
 def _settle_page(token: str, error: tuple[str, str] | None = None, status: int = 200, typed: dict | None = None):
@@ -314,83 +312,95 @@ def read_amount(raw: str) -> Decimal | None:
 
 
 @bp.post("/g/<token>/payments")
-def payment(token: str):
-    group = g.group
+@allow(OWNER_ONLY)
+def payment(link: Link):
+    _opened(link)
+    group, token = link.group, link.token
     typed = {k: (request.form.get(k) or "")[:40] for k in ("payer", "payee", "amount")}
     amount = read_amount(typed["amount"])
     if amount is None:
-        message = _("Type an amount above zero, with at most two decimals.")
-        return _settle_page(token, ("amount", message), 400, typed)
-    try:
-        with transaction():
-            payment = record_payment(
+        return _settle_page(token, ("amount", error_text(ServiceError("amount_low", "amount"))), 400, typed)
+    submission = (request.form.get("submission") or "")[:40]
+    recorded = attempt(
+        lambda: _recorded(
+            group,
+            record_payment(
                 group,
                 typed["payer"],
                 typed["payee"],
                 payment_cents(group, amount),
-                (request.form.get("submission") or "")[:40],
-                recorded_by=g.role,
-            )
-    except ChinchonError as error:
-        return _settle_page(token, (error.field, error_text(error)), 400, typed)
-    if payment is None:
-        flash(_("That payment was already recorded."), "ok")
-    else:
-        flash(
-            _(
-                "Recorded: %(payer)s paid %(payee)s %(amount)s.",
-                payer=payment.payer,
-                payee=payment.payee,
-                amount=group_money(payment.cents, group.currency),
+                submission,
+                recorded_by=link.role,
             ),
-            "ok",
-        )
+        ),
+        stale=Stale.GROUP,
+        replayed=Replayed.PAYMENT,
+    )
+    if isinstance(recorded, Refused):
+        if recorded.harmless:
+            recorded.flash()
+            return back_to(token, "groups.settle")
+        return _settle_page(token, (recorded.field, recorded.message), recorded.status, typed)
+    flash(recorded or replayed_text(Replayed.PAYMENT), "ok")
     return back_to(token, "groups.settle")
+
+
+def _recorded(group, payment) -> str | None:
+    """What the page says of a payment just recorded (None: it was recorded before)."""
+    if payment is None:
+        return None
+    return _(
+        "Recorded: %(payer)s paid %(payee)s %(amount)s.",
+        payer=payment.payer,
+        payee=payment.payee,
+        amount=group_money(payment.cents, group.currency),
+    )
 
 
 @bp.post("/g/<token>/payments/undo", endpoint="undo_payment")
-def undo(token: str):
-    try:
-        with transaction():
-            undone = undo_payment(g.group, request.form.get("payment", type=int))
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-    else:
+@allow(OWNER_ONLY)
+def undo(link: Link):
+    group, number = link.group, request.form.get("payment", type=int)
+
+    def said(undone: bool) -> str:
         if undone:
-            flash(_("The payment was undone; it stays in the history."), "ok")
-        else:
-            flash(_("That payment was already undone."), "ok")
-    return back_to(token, "groups.settle")
+            return _("The payment was undone; it stays in the history.")
+        return _("That payment was already undone.")
+
+    return write(lambda: undo_payment(group, number), url_for("groups.settle", token=link.token), said)
 
 
 # -- the owner: settings, export ------------------------------------------------------------------
 @bp.route("/g/<token>/settings", methods=["GET", "POST"])
-def settings(token: str):
-    group = g.group
+@allow(OWNER_ONLY)
+def settings(link: Link):
+    group = link.group
     form = GroupSettingsForm.for_group(group, submitted=request.method == "POST")
     if request.method == "POST" and form.check():
-        try:
-            with transaction():
-                update_group(
-                    group,
-                    name=form.name.data,
-                    members=form.changes(),
-                    preset=form.preset.data,
-                    overrides=form.overrides(),
-                    currency=form.currency.data,
-                )
-        except ChinchonError as error:
-            form.add_error(error.field.removeprefix("rules."), error_text(error))
+        saved = attempt(
+            lambda: update_group(
+                group,
+                name=form.name.data,
+                members=form.changes(),
+                preset=form.preset.data,
+                overrides=form.overrides(),
+                currency=form.currency.data,
+            ),
+            stale=Stale.GROUP,
+        )
+        if isinstance(saved, Refused):
+            form.add_error(saved.field.removeprefix("rules."), saved.message)
         else:
             flash(_("Group settings saved."), "ok")
-            return back_to(token)
+            return back_to(link.token)
     status = 400 if request.method == "POST" else 200
-    return render_template("groups/settings.html", form=form, group=group, token=token), status
+    return render_template("groups/settings.html", form=form, group=group, token=link.token), status
 
 
 @bp.get("/g/<token>/export.json")
-def export(token: str):
-    data = export_bundle([g.group])
+@allow(OWNER_ONLY)
+def export(link: Link):
+    data = export_bundle([link.group])
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         mimetype="application/json",
@@ -400,8 +410,8 @@ def export(token: str):
 
 def share_links(group, role: str) -> list[tuple[str, str]]:
     """The links this role may pass on: its own level and below, never above."""
-    link = Link(None, role, group=group)
-    levels = [r for r in (PLAYER, WATCH) if may_show(role, r)]
+    link = Link(group, Role(role))
+    levels = [r for r in (PLAYER, WATCH) if may_show(Role(role), r)]
     return [(r, url_for("groups.page", token=link.token_for(r), _external=True)) for r in levels]
 
 

@@ -11,7 +11,7 @@ from ..models import Deal, GameTable
 from ..rules import SUITS, Card, best_melds
 from ..rules.close import Reason, check_close, legal_discards
 from ..rules.game import Close, Discard, Draw, HandGame, Move, Phase, Reshuffle, Void
-from ..services.scoreboard import Standing, next_seat, standing
+from ..services.nextstep import NextStep
 
 
 @dataclass(frozen=True)
@@ -89,16 +89,14 @@ def turns_of(moves: Sequence[Move], names: Sequence[str], hints: Sequence[dict] 
     return out
 
 
-def seat_page(
-    table: GameTable, deal: Deal, game: HandGame, engine_seat: int | None, current: Standing | None = None
-) -> dict:
+def seat_page(table: GameTable, deal: Deal, game: HandGame, engine_seat: int | None, step: NextStep) -> dict:
     """What one seat may see: its own cards (grouped into melds, loose cards
     with their points), everybody's card counts and totals, the top discard,
     the stock's size and the moves so far (a card drawn from the stock only
     for its drawer).  Never another hand or the stock's order."""
     names = table.names
     seat_names = [names[s] for s in deal.seats]
-    current = current or standing(table)
+    current = step.standing
     rules = table.rules
     view: dict = {
         "seat": engine_seat,
@@ -112,7 +110,7 @@ def seat_page(
                 "name": seat_names[i],
                 "cards": len(h) - (1 if i == game.closer else 0),
                 "face_down": i == game.closer,
-                "kind": table.players[deal.seats[i]].kind,
+                "computer": table.players[deal.seats[i]].kind.computer,
                 "total": current.total(deal.seats[i]),
                 "turn": i == game.turn and game.phase != Phase.OVER,
                 "dealer": i == game.dealer,
@@ -126,13 +124,11 @@ def seat_page(
         "phase": game.phase.value,
         "first_round": game.first_round,
         "void": game.void.reason.value if game.void else None,
-        "next_dealer": None,
+        "next_dealer": names[step.dealer] if game.void else None,
         "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or ()),
         "reshuffles": game.reshuffles,
         "max_reshuffles": rules.max_reshuffles,
     }
-    if game.closer is None and (seats_in := current.seats_in):  # who deals after a void hand
-        view["next_dealer"] = names[next_seat(deal.seats[game.dealer], seats_in)]
     if engine_seat is None:
         return view
     hand = list(game.hands[engine_seat])

@@ -1,32 +1,33 @@
 """Pages of a digital table: hot-seat on one phone, or one link per seat.
 
-Who may do what on a digital table (the links of ``access.py`` plus seats):
+Who may do what on a digital table (``web.access``: each route declares it):
 
-- **owner link**: in hot-seat mode it *is* the shared phone: it shows the
-  cards of the person to move after "I am X" and plays for them; in
-  another-phone mode it sees the board (never a hand), lists every seat's
-  link and may deal the next hand.
-- **player link**: sees the board, moves and totals, never a hand and never
-  a seat link; it cannot play (a table's player link is for scorekeeping and
-  may be shared widely).
-- **read-only link**: the same as the player link.
+- **the table's phone** (the owner link; at a tournament's table its player
+  link, the organizer keeping the owner link): in hot-seat mode it *is* the
+  shared phone: it shows the cards of the person to move after "I am X" and
+  plays for them; in another-phone mode it sees the board (never a hand),
+  lists every seat's link (the owner link) and may deal the next hand.
+- **player link** (elsewhere) and **read-only link**: the board, moves and
+  totals, never a hand or a seat link; they cannot play.
 - **seat link** (another-phone mode): its own cards only; plays its own
   seat, picks its own arrangement, deals the next hand, starts a rematch.
+
+What may happen next (deal, buy back in) is ``services.nextstep``'s to say.
 """
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from wtforms import BooleanField, FieldList, RadioField, SelectField
 
-from ..models import Deal, GameTable, Player
-from ..rules import ChinchonError
-from ..rules.game import Phase
+from ..models import Deal, GameTable, PlayerKind, PlayMode, TableKind
+from ..rules.game import HandGame, Phase
 from ..rules.names import name_key
 from ..services.groups import join
+from ..services.nextstep import answers_for, next_step, redealer
 from ..services.play import (
     act,
     advance,
@@ -44,29 +45,35 @@ from ..services.play import (
 )
 from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
-from ..services.scoreboard import reenter, standing
+from ..services.standing import standing
 from ..services.tournaments import in_round
-from ..services.unit import AlreadySaved, StaleError, transaction
-from ..web.access import WATCH, authorize, forbid, resolve
+from ..web.access import OWNER, READ, SEAT_ONLY, TABLE_PHONE, WATCH, WRITE, Link, allow
 from ..web.cookies import remember_table
 from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
 from ..web.group_form import group_for_form
-from ..web.messages import FormError, error_text
+from ..web.messages import FormError, Stale, review_waits_text
 from ..web.pace import play_pace
 from ..web.qr import qr_response
+from ..web.reentry import decide_reentry, offers
 from ..web.templating import render_page
+from ..web.writes import Refused, Why, attempt, write
 from . import bp
 from .presenters import review_page, seat_page
+
+GAME_READ = READ.of(TableKind.DIGITAL)
+GAME_PHONE = TABLE_PHONE.of(TableKind.DIGITAL)
 
 
 class PlayForm(TableForm):
     kinds = FieldList(
-        SelectField(choices=KIND_SHORT, default="human"), min_entries=MAX_PLAYERS, max_entries=MAX_PLAYERS
+        SelectField(choices=KIND_SHORT, default=PlayerKind.HUMAN.value),
+        min_entries=MAX_PLAYERS,
+        max_entries=MAX_PLAYERS,
     )
     mode = RadioField(
         _l("How do you play?"),
         choices=MODE_CHOICES,
-        default="hotseat",
+        default=PlayMode.HOTSEAT.value,
     )
     hints = BooleanField(
         _l("Hints: a player may ask for the odds of each move"),
@@ -86,28 +93,30 @@ def new_game():
         problem = seat_problem(form) or table_problem(form, [n for n, _k in entries])
         form.bad_rows = rows_at_fault(form) if problem is not None and problem.field == "players" else set()
         if problem is None:
-            try:
-                with transaction():
-                    table = create_digital_table(
-                        name=form.name.data or "",
-                        preset=form.preset.data,
-                        overrides=form.overrides(),
-                        players=entries,
-                        mode=form.mode.data,
-                        first_dealer=int(form.first_dealer.data),
-                        suit_style=form.suit_style.data,
-                        hints=bool(form.hints.data),
-                        pace=play_pace(),
-                    )
-                    join(table, group)
-            except ChinchonError as error:
-                problem = FormError.of(error)
-            else:
-                response = redirect(url_for("play.table", token=table.owner_token))
-                return remember_table(response, table.owner_token)
+            made = attempt(lambda: _create(form, entries, group))
+            if not isinstance(made, Refused):
+                response = redirect(url_for("play.table", token=made))
+                return remember_table(response, made)
+            problem = FormError(made.field, made.message)
         target = getattr(form, problem.field, None) or form.players
         target.errors = [*target.errors, problem.message] if isinstance(target.errors, list) else [problem.message]
     return render_template("play/new.html", form=form, kinds=KIND_CHOICES[1:]), 400 if request.method == "POST" else 200
+
+
+def _create(form: PlayForm, entries: list[tuple[str, str]], group) -> str:
+    table = create_digital_table(
+        name=form.name.data or "",
+        preset=form.preset.data,
+        overrides=form.overrides(),
+        players=entries,
+        mode=form.mode.data,
+        first_dealer=int(form.first_dealer.data),
+        suit_style=form.suit_style.data,
+        hints=bool(form.hints.data),
+        pace=play_pace(),
+    )
+    join(table, group)
+    return table.owner_token
 
 
 def seat_problem(form: PlayForm) -> FormError | None:
@@ -139,7 +148,7 @@ def rows_at_fault(form: PlayForm) -> set[int]:
 
 def _nameless_computers(form: PlayForm) -> list[int]:
     """The rows (from 1) of computer players left without a name."""
-    return [n for n, (name, kind) in enumerate(_rows(form), 1) if kind.data != "human" and not _typed(name)]
+    return [n for n, (name, kind) in enumerate(_rows(form), 1) if kind.data != PlayerKind.HUMAN and not _typed(name)]
 
 
 def _rows(form: PlayForm):
@@ -150,434 +159,364 @@ def _typed(field) -> str:
     return (field.data or "").strip()
 
 
-# -- the table's links ------------------------------------------------------------------------
-def runs_table(game_table: GameTable, role: str) -> bool:
-    """The link that deals and voids hands: the owner's, and at a
-    tournament's table its player link (the organizer holds the owner's)."""
-    return role == "owner" or (role == "player" and game_table.round_id is not None)
+# -- what a link sees --------------------------------------------------------------------------
+def the_deal(link: Link) -> Deal:
+    deal = current_deal(link.table)
+    if deal is None:
+        abort(404)
+    return deal
 
 
-def shared_phone(game_table: GameTable, role: str) -> bool:
+def shared_phone(link: Link) -> bool:
     """The phone passed round in hot-seat mode: the link that runs the table."""
-    return game_table.play_mode == "hotseat" and runs_table(game_table, role)
+    return link.table.play_mode is PlayMode.HOTSEAT and link.may("play.table_act")
 
 
-def hotseat_shown(game_table: GameTable, deal: Deal, game, role: str) -> int | None:
-    """The cards of the person to move appear only on the shared phone, after
-    "I am X" for this very position (a refresh after the next move hides them).
-    With one person against the computer there is nobody to hide them from:
-    that person's cards stay on the phone, their turn or not."""
-    if not shared_phone(game_table, role):
+def human_seats(game_table: GameTable, deal: Deal) -> tuple[int, ...]:
+    """The engine seats people play (the shared phone picks arrangements for them)."""
+    return tuple(i for i, s in enumerate(deal.seats) if not game_table.players[s].kind.computer)
+
+
+def shown_seat(link: Link, deal: Deal, game: HandGame) -> int | None:
+    """Whose cards this page shows: a seat link its own; on the shared phone
+    the person to move, after "I am X" for this very position (a refresh
+    after the next move hides them), or with one person against the
+    computer that person, their turn or not (nobody to hide them from)."""
+    table = link.table
+    if link.player is not None:
+        return deal.seats.index(link.player.seat) if link.player.seat in deal.seats else None
+    if not shared_phone(link):
         return None
-    people = human_seats(game_table, deal)
+    people = human_seats(table, deal)
     if len(people) == 1:
         return people[0]
     if (
         game.phase != Phase.OVER
         and request.args.get("show") == str(deal.version)
-        and game_table.players[deal.seats[game.turn]].kind == "human"
+        and not table.players[deal.seats[game.turn]].kind.computer
     ):
         return game.turn
     return None
 
 
-def digital(token: str) -> tuple[GameTable, str, Deal]:
-    link = authorize(token)
-    game_table, role = link.table, link.role
-    if game_table.kind != "digital":
-        abort(redirect(url_for("tables.scoreboard", token=token)))
-    deal = current_deal(game_table)
-    if deal is None:
-        abort(404)
-    return game_table, role, deal
-
-
-@bp.get("/t/<token>/play")
-def table(token: str):
-    game_table, role, deal = digital(token)
-    game = game_of(game_table, deal)
-    return render_play(game_table, deal, game, hotseat_shown(game_table, deal, game, role), token=token, role=role)
-
-
-@bp.get("/t/<token>/play/poll")
-def table_poll(token: str):
-    """Live updates: computer players carry on, and ``204`` when nothing changed."""
-    game_table, role, deal = digital(token)
-    with transaction():
-        advance(game_table, deal, play_pace())
-    if request.args.get("v") == poll_marker(game_table, deal):
-        return "", 204
-    game = game_of(game_table, deal)
-    return render_play(game_table, deal, game, hotseat_shown(game_table, deal, game, role), token=token, role=role)
-
-
 def poll_marker(game_table: GameTable, deal: Deal) -> str:
-    """What a page shows changes with the deal, its version, and a rematch
-    being started once the hand is over."""
-    marker = f"{deal.id}.{deal.version}"
-    if deal.state.get("phase") == "over" and (new := the_rematch(game_table)) is not None:
-        marker += f".r{new.id}"
-    return marker
+    """What every phone's page shows changes with the deal, its version, and
+    the table's version (a buy-back, new settings, a rematch made)."""
+    return f"{deal.id}.{deal.version}.{game_table.version}"
 
 
-def render_play(
-    game_table: GameTable,
-    deal: Deal,
-    game,
-    shown: int | None,
-    *,
-    token=None,
-    seat_token=None,
-    role="watch",
-    status=200,
-):
-    current = standing(game_table)
-    if seat_token:
-        seats = (shown,) if shown is not None else ()
-    else:
-        seats = human_seats(game_table, deal) if shared_phone(game_table, role) else ()
-    view = seat_page(game_table, deal, game, shown, current)
+def render_play(link: Link, deal: Deal, status: int = 200):
+    """The board as ``link`` sees it, with every decision made for it here
+    (the template gets booleans)."""
+    table = link.table
+    game = game_of(table, deal)
+    current = standing(table)
+    step = next_step(table, current, deal)
+    shown = shown_seat(link, deal, game)
+    seat_token = link.token if link.player is not None else None
+    token = None if seat_token else link.token
+    hotseat = shared_phone(link)
+    seats = ((shown,) if shown is not None else ()) if seat_token else (human_seats(table, deal) if hotseat else ())
+    view = seat_page(table, deal, game, shown, step)
     chosen = choices_of(deal)
-    result = game.settle(chosen) if game.closer is not None else None
-    marker = poll_marker(game_table, deal)
-    poll = (
-        url_for("play.poll", seat_token=seat_token, v=marker)
-        if seat_token
-        else url_for(
-            "play.table_poll", token=token, v=marker, show=request.args.get("show"), void=asked_void(game_table, role)
-        )
-    )
-    rematch = the_rematch(game_table) if current.state.finished else None
+    runs = link.may("play.table_act")
+    rematch = the_rematch(table) if current.state.finished else None
+    over = game.phase == Phase.OVER
     return render_page(
         "play/table.html",
         "play/partials/board.html",
         "board",
-        table=game_table,
+        table=table,
         deal=deal,
         game=game,
         view=view,
-        result=result,
+        result=game.settle(chosen) if game.closer is not None else None,
         chosen=chosen,
         s=current,
+        step=step,
         token=token,
         seat_token=seat_token,
-        role=role,
-        rules=game_table.rules,
-        poll_url=poll,
-        can_play=bool(seat_token) or shared_phone(game_table, role),
-        pass_phone=shared_phone(game_table, role)
-        and game.phase != Phase.OVER
-        and shown is None
-        and game_table.players[deal.seats[game.turn]].kind == "human",
-        can_deal=bool(seat_token) or runs_table(game_table, role),
+        rules=table.rules,
+        poll_url=_poll_url(link, deal),
+        read_only=link.role is WATCH,
+        can_play=bool(seat_token) or hotseat,
+        pass_phone=hotseat and not over and shown is None and not table.players[deal.seats[game.turn]].kind.computer,
+        can_deal=over and step.may_deal(link.asker),
+        offers=offers(step, link) if over else [],
         arrangement_seats=seats,
-        hint=hint_for(game_table, deal, game, shown),
+        hint=hint_for(table, deal, game, shown),
+        review_url=_review_url(link, deal, current.state.finished),
         rematch=rematch,
-        rematch_seat=_rematch_seat(rematch, seat_token, game_table),
-        owner_rematch=rematch is not None and role == "owner",
-        can_void=runs_table(game_table, role) and game.phase != Phase.OVER,
-        confirm_void=asked_void(game_table, role) is not None,
-        **in_round(game_table, current),
+        may_rematch=current.state.finished and table.round_id is None and link.role is not WATCH,
+        rematch_url=_rematch_url(link, rematch),
+        list_seats=table.play_mode is PlayMode.DEVICES and link.role is OWNER,
+        can_void=runs and not over,
+        confirm_void=asked_void(link) is not None,
+        redealer=table.names[redealer(current, deal)] if runs and not over else None,
+        **in_round(table, current),
     ), status
 
 
-def asked_void(game_table: GameTable, role: str) -> str | None:
-    """The owner's "void this hand" link leads to its confirmation (``?void=1``)."""
-    return "1" if runs_table(game_table, role) and request.args.get("void") == "1" else None
+def _poll_url(link: Link, deal: Deal) -> str:
+    """Where this page polls, with the marker of what it shows (and, on the
+    shared phone, whose cards it shows and whether it asks to void)."""
+    marker = poll_marker(link.table, deal)
+    if link.player is not None:
+        return url_for("play.poll", seat_token=link.token, v=marker)
+    show = request.args.get("show")
+    return url_for("play.table_poll", token=link.token, v=marker, show=show, void=asked_void(link))
 
 
-def _rematch_seat(rematch: GameTable | None, seat_token: str | None, game_table: GameTable) -> str | None:
-    """A seat link leads to the same seat's link at the rematch."""
-    if rematch is None or seat_token is None:
+def _review_url(link: Link, deal: Deal, finished: bool) -> str | None:
+    """The finished hand's review: a read-only link sees it once the match is over."""
+    if link.player is not None:
+        return url_for("play.seat_review", seat_token=link.token, number=deal.number)
+    if link.role is WATCH and not finished:
         return None
-    mine = next((p.seat for p in game_table.players if p.seat_token == seat_token), None)
-    new = next((p for p in rematch.players if p.seat == mine), None)
-    return new.seat_token if new is not None else None
+    return url_for("play.review", token=link.token, number=deal.number)
 
 
-def table_phone(token: str) -> tuple[GameTable, str, Deal]:
-    """:func:`digital`, for the routes of the phone that runs the table (403 for any other link)."""
-    game_table, role, deal = digital(token)
-    if not runs_table(game_table, role):
-        forbid(resolve(token))
-    return game_table, role, deal
+def _rematch_url(link: Link, rematch: GameTable | None) -> str | None:
+    """The rematch already made, at this link's level (a seat's link leads to the same seat)."""
+    if rematch is None:
+        return None
+    if link.player is not None:
+        new = next((p for p in rematch.players if p.seat == link.player.seat), None)
+        return url_for("play.seat", seat_token=new.seat_token) if new is not None and new.seat_token else None
+    if link.role is WATCH:
+        return None
+    return url_for("play.table", token=rematch.owner_token if link.role is OWNER else rematch.player_token)
+
+
+def asked_void(link: Link) -> str | None:
+    """The table phone's "void this hand" link leads to its confirmation (``?void=1``)."""
+    return "1" if link.may("play.table_act") and request.args.get("void") == "1" else None
+
+
+def _advance(link: Link, deal: Deal) -> None:
+    """Computer players carry on (a poll's share of their work)."""
+    table = link.table
+    attempt(lambda: advance(table, deal, play_pace()))
+
+
+# -- the table's links ------------------------------------------------------------------------
+@bp.get("/t/<token>/play")
+@allow(READ)
+def table(link: Link):
+    if link.table.kind is not TableKind.DIGITAL:  # a physical table has no game page: its scoreboard
+        return redirect(url_for("tables.scoreboard", token=link.token))
+    return render_play(link, the_deal(link))
+
+
+@bp.get("/t/<token>/play/poll")
+@allow(GAME_READ)
+def table_poll(link: Link):
+    """Live updates: computer players carry on, and ``204`` when nothing changed."""
+    deal = the_deal(link)
+    _advance(link, deal)
+    if request.args.get("v") == poll_marker(link.table, deal):
+        return "", 204
+    return render_play(link, deal)
 
 
 @bp.post("/t/<token>/play")
-def table_act(token: str):
-    game_table, role, deal = table_phone(token)
-    back = url_for("play.table", token=token)
+@allow(GAME_PHONE)
+def table_act(link: Link):
+    deal = the_deal(link)
+    back = url_for("play.table", token=link.token)
     action = request.form.get("action", "")
     if action == "next":
-        return _deal_next(game_table, deal, back)
+        return _deal_next(link, back)
     if action == "void":
-        return _void(game_table, back)
-    if not shared_phone(game_table, role):
+        return _void(link, back)
+    if not shared_phone(link):
         abort(403)
-    game = game_of(game_table, deal)
-    return _act(game_table, deal, game.turn, back, arrangement_seats=human_seats(game_table, deal))
+    game = game_of(link.table, deal)
+    return _act(link, deal, game.turn, back, arrangement_seats=human_seats(link.table, deal))
 
 
-def human_seats(game_table: GameTable, deal: Deal) -> tuple[int, ...]:
-    """The engine seats people play (the shared phone picks arrangements for them)."""
-    return tuple(i for i, s in enumerate(deal.seats) if game_table.players[s].kind == "human")
+def _deal_next(link: Link, back: str):
+    table, asker = link.table, link.asker
+    assert asker is not None  # the table's phone, or a seat's
+    deal_id, version = request.form.get("deal", type=int), request.form.get("version", type=int)
+    return write(lambda: deal_next(table, deal_id, version, play_pace(), asker=asker), back, stale=Stale.GAME)
 
 
-def _too_late() -> None:
-    flash(_("That move came too late: the game had moved on. Here is where it stands."), "error")
+def _void(link: Link, back: str):
+    """The table's phone voids the hand in play, after the confirmation (nobody scores)."""
+    table = link.table
+    deal_id, version = request.form.get("deal", type=int), request.form.get("version", type=int)
+    return write(lambda: void_hand(table, deal_id, version), back, stale=Stale.VOID)
 
 
-def _attempt(call, back: str):
-    """Run one of the service's writes; a stale or refused one is said on the
-    page it came from (nothing was stored)."""
-    try:
-        with transaction():
-            call()
-    except StaleError:
-        _too_late()
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-    return redirect(back), 303
-
-
-def _deal_next(game_table: GameTable, deal: Deal, back: str):
-    version = request.form.get("version", type=int) or 0
-    if request.form.get("deal", type=int) != deal.id:
-        _too_late()
-        return redirect(back), 303
-    return _attempt(lambda: deal_next(game_table, deal, version, play_pace()), back)
-
-
-def _void(game_table: GameTable, back: str):
-    """The owner voids the hand in play, after the confirmation (nobody scores)."""
-    try:
-        with transaction():
-            void_hand(game_table, request.form.get("deal", type=int), request.form.get("version", type=int))
-    except StaleError:
-        flash(
-            _("The hand had moved on, so nothing was voided. Look again, and void it if the table still agrees."),
-            "error",
-        )
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-    return redirect(back), 303
-
-
-def _act(game_table: GameTable, deal: Deal, seat: int, back: str, *, arrangement_seats: tuple[int, ...]):
+def _act(link: Link, deal: Deal, seat: int, back: str, *, arrangement_seats: tuple[int, ...]):
+    table = link.table
     version = request.form.get("version", type=int) or 0
     action = request.form.get("action", "")
-    if action == "void":  # the owner link's alone (table_act)
+    if action == "void":  # the table phone's alone (table_act)
         abort(403)
     if action == "next":
-        return _deal_next(game_table, deal, back)
+        return _deal_next(link, back)
     if action == "alt":
-        seat_picked = request.form.get("seat", -1, type=int)
+        picked = request.form.get("seat", -1, type=int)
         pick = request.form.get("pick", -1, type=int)
-        return _attempt(
-            lambda: choose_arrangement(game_table, deal, seat_picked, version, pick, allowed=arrangement_seats), back
+        return write(
+            lambda: choose_arrangement(table, deal, picked, version, pick, allowed=arrangement_seats),
+            back,
+            stale=Stale.GAME,
         )
-    hotseat = game_table.play_mode == "hotseat"
+    hotseat = table.play_mode is PlayMode.HOTSEAT
     card = request.form.get("card")
     if request.form.get("close"):  # "Close with X face down" names its card
         action, card = "close", request.form["close"]
-    try:
-        with transaction():
-            if action == "hint":  # written into the deal, then shown with the cards
-                ask_hint(game_table, deal, seat, version)
-            else:
-                game = act(game_table, deal, seat, version, action, card, play_pace())
-    except StaleError:
-        _too_late()
-        return redirect(back), 303
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-        return redirect(back + (f"?show={deal.version}" if hotseat else "")), 303
+
+    def move() -> tuple[Phase, int, int]:
+        """The move, and where the hand is after it (the phase, whose turn, the deal's version)."""
+        if action == "hint":  # written into the deal, then shown with the cards
+            ask_hint(table, deal, seat, version)
+            return Phase.DISCARD, seat, deal.version
+        game = act(table, deal, seat, version, action, card, play_pace())
+        return game.phase, game.turn, deal.version
+
+    shown = f"?show={deal.version}" if hotseat else ""  # the version the page showed: the cards stay up on a refusal
+    outcome = attempt(move, stale=Stale.GAME)
+    if isinstance(outcome, Refused):
+        outcome.flash()
+        return redirect(back if outcome.why is Why.STALE else back + shown), 303
+    phase, turn, now = outcome
     if action == "hint":
-        return redirect(back + (f"?show={deal.version}" if hotseat else "") + "#hint"), 303
-    if hotseat and game.phase == Phase.DISCARD and game.turn == seat:
-        return redirect(back + f"?show={deal.version}"), 303  # the same player continues: keep the cards shown
+        return redirect(back + (f"?show={now}" if hotseat else "") + "#hint"), 303
+    if hotseat and phase == Phase.DISCARD and turn == seat:
+        return redirect(back + f"?show={now}"), 303  # the same player continues: keep the cards shown
     return redirect(back), 303
 
 
 # -- a phone per seat ------------------------------------------------------------------------
-def seat_of_token(seat_token: str) -> tuple[GameTable, Player]:
-    link = authorize(seat_token)
-    return link.table, link.player  # type: ignore[return-value]
-
-
-def _engine_seat(deal: Deal, player: Player) -> int | None:
-    return deal.seats.index(player.seat) if player.seat in deal.seats else None
-
-
 @bp.get("/s/<seat_token>")
-def seat(seat_token: str):
-    game_table, player = seat_of_token(seat_token)
-    deal = current_deal(game_table)
-    game = game_of(game_table, deal)
-    return render_play(game_table, deal, game, _engine_seat(deal, player), seat_token=seat_token)
+@allow(SEAT_ONLY)
+def seat(link: Link):
+    return render_play(link, the_deal(link))
 
 
 @bp.get("/s/<seat_token>/poll")
-def poll(seat_token: str):
+@allow(SEAT_ONLY)
+def poll(link: Link):
     """Live updates that cost almost nothing when nothing changed: 204.
     Computer players carry on here when a request before left them mid-hand."""
-    game_table, player = seat_of_token(seat_token)
-    deal = current_deal(game_table)
-    with transaction():
-        advance(game_table, deal, play_pace())
-    if request.args.get("v") == poll_marker(game_table, deal):
+    deal = the_deal(link)
+    _advance(link, deal)
+    if request.args.get("v") == poll_marker(link.table, deal):
         return "", 204
-    game = game_of(game_table, deal)
-    return render_play(game_table, deal, game, _engine_seat(deal, player), seat_token=seat_token)
+    return render_play(link, deal)
 
 
 @bp.post("/s/<seat_token>")
-def seat_act(seat_token: str):
-    game_table, player = seat_of_token(seat_token)
-    deal = current_deal(game_table)
-    mine = _engine_seat(deal, player)
+@allow(SEAT_ONLY)
+def seat_act(link: Link):
+    deal = the_deal(link)
+    assert link.player is not None
+    mine = deal.seats.index(link.player.seat) if link.player.seat in deal.seats else None
     return _act(
-        game_table,
+        link,
         deal,
         mine if mine is not None else -1,
-        url_for("play.seat", seat_token=seat_token),
+        url_for("play.seat", seat_token=link.token),
         arrangement_seats=(mine,) if mine is not None else (),
     )
 
 
 @bp.post("/s/<seat_token>/rematch")
-def seat_rematch(seat_token: str):
+@allow(SEAT_ONLY)
+def seat_rematch(link: Link):
     """A finished match's rematch from a seat: the first press creates it
     (claiming the table's version), every press leads to this seat's new link."""
-    game_table, player = seat_of_token(seat_token)
-    back = url_for("play.seat", seat_token=seat_token)
-    new = _rematch(game_table, request.form.get("table_version", type=int))
-    if new is None:
-        return redirect(back), 303
-    target = next((p.seat_token for p in new.players if p.seat == player.seat), None)
-    return redirect(url_for("play.seat", seat_token=target) if target else back), 303
+    assert link.player is not None
+    seat_number = link.player.seat
+    back = url_for("play.seat", seat_token=link.token)
+    made = _rematch(link, lambda new: next((p.seat_token for p in new.players if p.seat == seat_number), None))
+    return redirect(url_for("play.seat", seat_token=made) if made else back), 303
 
 
 @bp.post("/t/<token>/play/rematch")
-def rematch(token: str):
+@allow(WRITE.of(TableKind.DIGITAL))
+def rematch(link: Link):
     """The rematch of a digital match stays digital, with the same computer
     players; the link it leads to is of the same level as the one that asked."""
-    link = authorize(token)
-    game_table, role = link.table, link.role
-    if game_table.kind != "digital":
-        abort(404)
-    new = _rematch(game_table, request.form.get("table_version", type=int))
-    if new is None:
-        return redirect(url_for("play.table", token=token)), 303
-    target = new.owner_token if role == "owner" else new.player_token
-    response = redirect(url_for("play.table", token=target))
-    remember_table(response, target)
+    role = link.role
+    made = _rematch(link, lambda new: new.owner_token if role is OWNER else new.player_token)
+    if made is None:
+        return redirect(url_for("play.table", token=link.token)), 303
+    response = redirect(url_for("play.table", token=made))
+    remember_table(response, made)
     return response, 303
 
 
-def _rematch(game_table: GameTable, version: int | None) -> GameTable | None:
-    """The one rematch of this match (made now, or by an earlier tap), or
-    None with the reason flashed."""
-    try:
-        with transaction():
-            return make_rematch(game_table, version, pace=play_pace())
-    except StaleError:
-        _too_late()
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-    return None
+def _rematch(link: Link, opened) -> str | None:
+    """The link ``opened`` picks at the one rematch of this match (made now,
+    or by an earlier tap), or None with the reason flashed."""
+    table = link.table
+    made = attempt(
+        lambda: opened(make_rematch(table, request.form.get("table_version", type=int), pace=play_pace())),
+        stale=Stale.GAME,
+    )
+    if isinstance(made, Refused):
+        made.flash()
+        return None
+    return made
 
 
 @bp.post("/s/<seat_token>/reentry")
-def seat_reentry(seat_token: str):
+@allow(SEAT_ONLY)
+def seat_reentry(link: Link):
     """A seat's phone answers "buy back in?" for its own seat (or for a
-    computer player, whom everybody at the table may decide for)."""
-    game_table, player = seat_of_token(seat_token)
+    computer player, whom every phone at the table may decide for)."""
     seat = request.form.get("seat", type=int)
-    if seat is not None and seat != player.seat and not _computer(game_table, seat):
+    if seat is not None and 0 <= seat < len(link.table.players) and not answers_for(link.table, seat, link.asker):
         abort(403)
-    _decide_reentry(game_table, seat)
-    return redirect(url_for("play.seat", seat_token=seat_token)), 303
+    return decide_reentry(link.table, link, url_for("play.seat", seat_token=link.token))
 
 
 @bp.post("/t/<token>/play/reentry")
-def table_reentry(token: str):
-    """The shared phone (or the owner's board) answers "buy back in?"."""
-    game_table, _role, _deal = table_phone(token)
-    _decide_reentry(game_table, request.form.get("seat", type=int))
-    return redirect(url_for("play.table", token=token)), 303
-
-
-def _computer(game_table: GameTable, seat: int) -> bool:
-    return 0 <= seat < len(game_table.players) and game_table.players[seat].kind != "human"
-
-
-def _decide_reentry(game_table: GameTable, seat: int | None) -> None:
-    version = request.form.get("version", type=int)
-    submission = (request.form.get("submission") or "")[:40]
-    declined = request.form.get("decision") == "no"
-    if seat is None or version is None or not submission:
-        flash(_("That request was incomplete; nothing was changed."), "error")
-        return
-    try:
-        with transaction():
-            reenter(game_table, version, submission, seat, declined=declined)
-    except AlreadySaved:
-        return
-    except StaleError:
-        _too_late()
-        return
-    except ChinchonError as error:
-        flash(_("Re-entry refused: %(reason)s", reason=error_text(error)), "error")
-        return
-    name = game_table.names[seat]
-    if declined:
-        flash(_("%(name)s stays out.", name=name), "ok")
-    else:
-        flash(_("%(name)s is back in the game.", name=name), "ok")
+@allow(GAME_PHONE)
+def table_reentry(link: Link):
+    """The table's phone answers "buy back in?"."""
+    return decide_reentry(link.table, link, url_for("play.table", token=link.token))
 
 
 @bp.get("/s/<seat_token>/qr.svg")
-def seat_qr(seat_token: str):
-    seat_of_token(seat_token)
-    link = url_for("play.seat", seat_token=seat_token, _external=True)
-    return qr_response(link)
+@allow(SEAT_ONLY)
+def seat_qr(link: Link):
+    return qr_response(url_for("play.seat", seat_token=link.token, _external=True))
 
 
 # -- the review of a finished hand ------------------------------------------------------
 @bp.get("/t/<token>/review/<int:number>")
-def review(token: str, number: int):
+@allow(GAME_READ)
+def review(link: Link, number: int):
     """A finished hand with every move face up and the expert's judgement of
     the people's decisions.  A read-only link sees it once the match is over
     (before, the hands could still help somebody at the table)."""
-    link = authorize(token)
-    game_table = link.table
-    if game_table.kind != "digital":
-        abort(404)
-    back = url_for("play.table", token=token)
-    if link.role == WATCH and not standing(game_table).state.finished:
-        message = _("A read-only link shows the review of each hand once the match is over.")
+    back = url_for("play.table", token=link.token)
+    if link.role is WATCH and not standing(link.table).state.finished:
         return render_template(
-            "error.html", code=403, message=message, back=back, back_label=_("Back to the game")
+            "error.html", code=403, message=review_waits_text(), back=back, back_label=_("Back to the game")
         ), 403
-    return _review(game_table, number, back)
+    return _review(link.table, number, back)
 
 
 @bp.get("/s/<seat_token>/review/<int:number>")
-def seat_review(seat_token: str, number: int):
-    game_table, _player = seat_of_token(seat_token)
-    return _review(game_table, number, url_for("play.seat", seat_token=seat_token))
+@allow(SEAT_ONLY)
+def seat_review(link: Link, number: int):
+    return _review(link.table, number, url_for("play.seat", seat_token=link.token))
 
 
 def _review(game_table: GameTable, number: int, back: str):
     deal = reviewed(game_table, number)
     if deal is None:
         abort(404)
-    try:
-        with transaction():
-            result = review_of(game_table, deal)
-    except ChinchonError as error:
+    result = attempt(lambda: review_page(game_table, deal, review_of(game_table, deal)))
+    if isinstance(result, Refused):
         return render_template(
-            "error.html", code=409, message=error_text(error), back=back, back_label=_("Back to the game")
+            "error.html", code=409, message=result.message, back=back, back_label=_("Back to the game")
         ), 409
-    return render_template("play/review.html", **review_page(game_table, deal, result), back=back)
+    return render_template("play/review.html", **result, back=back)

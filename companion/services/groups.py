@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 
 from ..extensions import db
 from ..models import GameTable, Group, GroupMember, Payment, Season, now
@@ -32,7 +33,7 @@ from ..rules.names import name_key, normalize_name
 from .ledger import fewest_payments, from_cents, split_pot, to_cents
 from .play import DEFAULT_PACE, Pace
 from .rematch import play_on
-from .scoreboard import ALL_COMBINED, CHINCHON, Standing, standing
+from .standing import Mark, Standing, standing
 from .unit import ServiceError, new_token
 
 MIN_MEMBERS = 2
@@ -259,19 +260,13 @@ def play_again(group: Group, source: int | None, *, pace: Pace = DEFAULT_PACE) -
     by one.  Made once: a second call (a double tap, a second phone) answers
     the table the first one made, as the table's own rematch does."""
     tables = group.tables
-    last = next((t for t in tables if t.id == source), None) if source is not None else (tables or [None])[-1]
+    last = next((t for t in tables if t.id == source), None) if source is not None else next(reversed(tables), None)
     if last is None:
         raise ServiceError("no_match", "again")
     names = counted_names(identities(group), last.names)
     table = play_on(last, last.version, names=names, pace=pace, claim_it=standing(last).state.finished)
     add_table(group, table)
     return table
-
-
-def usual_overrides(table: GameTable) -> dict:
-    """A table's rules to play again: ``decks`` was fixed from the number of
-    players when the table was made and is chosen afresh."""
-    return {k: v for k, v in table.overrides.items() if k != "decks"}
 
 
 # -- a match as the group sees it ---------------------------------------------------------
@@ -336,16 +331,16 @@ def replay(group: Group, table: GameTable, known: Mapping[str, str] | None = Non
         closer = names[hand.closer_seat]
         for seat, points in row.points.items():
             hand_points[names[seat]].append((points, seat == hand.closer_seat))
-        if row.mark == CHINCHON:
+        if row.mark is Mark.CHINCHON:
             chinchones[closer] += 1
-        elif row.mark == ALL_COMBINED:
+        elif row.mark is Mark.ALL_COMBINED:
             minus_tens[closer] += 1
     return Match(
         table=table,
         standing=current,
         season=season_of(group, table.created_at),
         players=names,
-        computers={names[p.seat] for p in table.players if p.kind != "human"},
+        computers={names[p.seat] for p in table.players if p.kind.computer},
         winners=[as_counted[w] for w in state.winners],
         totals={as_counted[n]: v for n, v in state.totals.items()},
         reentries={as_counted[n]: v for n, v in state.reentries.items()},
@@ -479,7 +474,7 @@ def payment_cents(group: Group, amount: Decimal) -> int:
         raise ServiceError("amount_low", "amount")
     if amount > MAX_PAYMENT:
         raise ServiceError("amount_high", "amount", high=MAX_PAYMENT, currency=group.currency)
-    if amount.as_tuple().exponent < -2:
+    if int(amount.as_tuple().exponent) < -2:  # finite: the exponent is a number
         raise ServiceError("amount_cents", "amount")
     return to_cents(amount)
 
@@ -531,7 +526,7 @@ def undo_payment(group: Group, payment_id: int | None) -> bool:
         .execution_options(synchronize_session=False)
     )
     db.session.refresh(payment, ["undone_at"])
-    if result.rowcount != 1:
+    if cast(CursorResult[Any], result).rowcount != 1:
         return False
     touch(group)
     return True

@@ -1,6 +1,6 @@
 """Digital tables: deals stored in the database, actions checked by the engine,
 computer players moving on the server, finished hands written to the same
-scoreboard as physical tables (``scoreboard.store_hand``).
+scoreboard as physical tables (``hands.store_hand``).
 
 Computer players move in short bursts: one request plays at most
 ``pace.turns`` bot turns and ``pace.seconds`` of bot thinking, and the next
@@ -25,11 +25,14 @@ from ..bots import review as reviews
 from ..bots.advice import Hint, hint
 from ..bots.view import seat_view as bot_view
 from ..extensions import db
-from ..models import Deal, GameTable, Hand, now
+from ..models import Deal, EntryMode, GameTable, Hand, PlayerKind, PlayMode, TableKind, now
 from ..rules import ChinchonError, parse_card
 from ..rules.game import HandGame, Phase, PlayError, Source
-from .scoreboard import HandInput, create_table, next_seat, standing, store_hand, verify_open
-from .unit import AlreadySaved, ServiceError, StaleError, claim, new_token
+from .hands import HandInput, store_hand
+from .nextstep import TABLE_PHONE, Asker, Refusal, can_write, latest_deal, next_step, verify_open
+from .standing import standing
+from .tables import create_table
+from .unit import AlreadyDone, AlreadySaved, ServiceError, StaleError, claim, new_token
 
 BOT_TURNS = 12  # per request; the next request carries on
 BOT_SECONDS = 1.0
@@ -49,7 +52,7 @@ class Pace:
 DEFAULT_PACE = Pace()
 
 
-def rng(pace: Pace, *salt: object):
+def rng(pace: Pace, *salt: object) -> random.Random:
     """The shuffler for one deal or turn."""
     if pace.seed is None:
         return random.SystemRandom()
@@ -62,7 +65,7 @@ def create_digital_table(
     preset: str,
     overrides: dict,
     players: Sequence[tuple[str, str]],
-    mode: str,
+    mode: PlayMode | str,
     first_dealer: int,
     suit_style: str,
     rematch_of: GameTable | None = None,
@@ -70,10 +73,9 @@ def create_digital_table(
     pace: Pace = DEFAULT_PACE,
 ) -> GameTable:
     """A digital table and its first deal (computer players move at once)."""
-    if not any(kind == "human" for _, kind in players):
+    kinds = [_kind(kind) for _, kind in players]
+    if PlayerKind.HUMAN not in kinds:
         raise ServiceError("no_person", "players")
-    if any(kind != "human" and kind not in BOTS for _, kind in players):
-        raise ServiceError("unknown_player", "players")
     table = create_table(
         name=name,
         preset=preset,
@@ -83,56 +85,48 @@ def create_digital_table(
         suit_style=suit_style,
         rematch_of=rematch_of,
     )
-    table.kind = "digital"
-    table.play_mode = mode
+    table.kind = TableKind.DIGITAL
+    table.play_mode = PlayMode(mode)
     table.hints_allowed = hints
-    for player, (_name, kind) in zip(table.players, players, strict=True):
+    for player, kind in zip(table.players, kinds, strict=True):
         player.kind = kind
-        if mode == "devices" and kind == "human":
+        if table.play_mode is PlayMode.DEVICES and kind is PlayerKind.HUMAN:
             player.seat_token = new_token()
     db.session.flush()
     start_deal(table, pace)
     return table
 
 
-def current_deal(table: GameTable) -> Deal | None:
-    return db.session.scalar(select(Deal).where(Deal.table_id == table.id).order_by(Deal.id.desc()).limit(1))
+def _kind(kind: str) -> PlayerKind:
+    try:
+        return PlayerKind(kind)
+    except ValueError:
+        raise ServiceError("unknown_player", "players") from None
+
+
+current_deal = latest_deal
 
 
 def game_of(table: GameTable, deal: Deal) -> HandGame:
     return HandGame.from_dict(deal.state, table.rules)
 
 
-def void_deals(table: GameTable) -> list[Deal]:
-    return [d for d in table.deals if d.state.get("void")]
-
-
-def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE) -> Deal:
-    """Deal the next hand among the players still in, then let bots move.
-
-    After a void hand the next dealer in play order deals again; the hand
-    keeps its scoreboard number (nothing was scored).  Refused while the
-    match is over or a player who went out has not yet said whether they
-    buy back in (the decision comes before the next hand)."""
-    verify_open(table, "deal")
+def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE, by: str = "") -> Deal:
+    """Deal the next hand among the players still in, then let bots move,
+    when the table may take it (``nextstep``: not while the match is over or
+    a player who went out has not said whether they buy back in).  After a
+    void hand the next dealer in play order deals the same hand again (its
+    scoreboard number stays: nothing was scored)."""
     current = standing(table)
-    if current.state.finished:
-        raise PlayError("The match is over.", "deal", key="finished")
-    if table.hand_limit is not None and current.last_number >= table.hand_limit:
-        raise ServiceError("hand_limit", "deal", count=table.hand_limit)
-    if current.pending_reentries:
-        raise ServiceError("reentry_pending", "deal", names=[table.names[s] for s in current.pending_reentries])
+    step = next_step(table, current)
+    step.verify_hand("deal")
     seats = current.seats_in
-    last = current_deal(table)
-    dealer_seat = current.next_dealer
-    if last is not None and last.state.get("void"):
-        dealer_seat = next_seat(last.seats[last.state["dealer"]], seats)
-    dealer = seats.index(dealer_seat) if dealer_seat in seats else 0
-    number = current.next_number
+    dealer = seats.index(step.dealer) if step.dealer in seats else 0
+    number = step.number
     redeals = db.session.scalar(select(func.count(Deal.id)).where(Deal.table_id == table.id, Deal.number == number))
     salt = (table.id, number, redeals) if redeals else (table.id, number)
     game = HandGame.deal(table.rules, len(seats), dealer, rng(pace, *salt), table_players=len(table.players))
-    deal = Deal(table_id=table.id, number=number, seats=seats, state=game.to_dict())
+    deal = Deal(table_id=table.id, number=number, seats=seats, state=game.to_dict(), dealt_by=by)
     db.session.add(deal)
     db.session.flush()
     run_bots(table, deal, game, pace=pace)
@@ -140,16 +134,31 @@ def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE) -> Deal:
     return deal
 
 
-def deal_next(table: GameTable, deal: Deal, version: int, pace: Pace = DEFAULT_PACE) -> Deal:
-    """ "Deal the next hand": claims the finished deal's version like every
-    other action, so several phones pressing at once deal once."""
-    game = game_of(table, deal)
-    if game.phase != Phase.OVER:
-        raise PlayError("This hand is still being played.", "deal", key="playing")
-    if standing(table).state.finished:
-        raise PlayError("The match is over.", "deal", key="finished")
-    claim(deal, version)
-    return start_deal(table, pace)
+def deal_next(
+    table: GameTable, deal_id: int | None, version: int | None, pace: Pace = DEFAULT_PACE, asker: Asker = TABLE_PHONE
+) -> Deal:
+    """ "Deal the next hand" after the deal ``deal_id`` the page showed: claims
+    that deal's version like every other action, so several phones pressing
+    at once deal once; the others are told who dealt (:class:`AlreadyDone`)."""
+    deal = current_deal(table)
+    seen = db.session.get(Deal, deal_id) if deal_id is not None else None
+    if deal is None or seen is None or seen.table_id != table.id:
+        raise StaleError
+    if deal.id != seen.id:
+        raise _dealt(deal)
+    next_step(table, deal=deal).verify_hand("deal")
+    try:
+        claim(deal, version)
+    except StaleError:
+        newer = current_deal(table)  # another phone's deal, committed meanwhile
+        if newer is not None and newer.id != seen.id:
+            raise _dealt(newer) from None
+        raise
+    return start_deal(table, pace, by=asker.name)
+
+
+def _dealt(deal: Deal) -> AlreadyDone:
+    return AlreadyDone("already_dealt", "deal", number=deal.number, by=deal.dealt_by)
 
 
 def void_hand(table: GameTable, deal_id: int | None, version: int | None) -> Deal:
@@ -174,7 +183,7 @@ def void_hand(table: GameTable, deal_id: int | None, version: int | None) -> Dea
 
 
 def is_bot(table: GameTable, deal: Deal, engine_seat: int) -> bool:
-    return table.players[deal.seats[engine_seat]].kind != "human"
+    return table.players[deal.seats[engine_seat]].kind.computer
 
 
 def bots_to_move(table: GameTable, deal: Deal, game: HandGame) -> bool:
@@ -214,7 +223,7 @@ def run_bots(
 def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     """Let computer players carry on (a poll's share of the work); True when
     something moved.  Two phones polling at once move the bots once."""
-    if deal.state.get("phase") == "over" or not is_open(table):
+    if deal.state.get("phase") == "over" or not can_write(table):
         return False
     game = game_of(table, deal)
     if not bots_to_move(table, deal, game):
@@ -229,22 +238,13 @@ def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     return True
 
 
-def is_open(table: GameTable) -> bool:
-    """False once the table's tournament result is final (the organizer
-    closed it): nobody moves there any more, computer players included."""
-    try:
-        verify_open(table, "action")
-    except ServiceError:
-        return False
-    return True
-
-
 def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> None:
     """A closed hand goes into the scoreboard exactly like a hand entered by
     hand (the engine's best showing and lay-offs for everybody).  A void hand
     stores nothing: nobody scores and no event enters the match."""
     if game.closer is None or deal.hand_id is not None:
         return
+    deal.state = game.to_dict()  # the deal is over: the scoreboard takes its hand now
     db.session.flush()
     try:
         hand = _store(table, deal, game, f"deal-{deal.id}", choices)
@@ -254,7 +254,14 @@ def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int]
     deal.hand_id = hand.id
 
 
-def _store(table: GameTable, deal: Deal, game: HandGame, submission: str, choices=None, replaces=None) -> Hand:
+def _store(
+    table: GameTable,
+    deal: Deal,
+    game: HandGame,
+    submission: str,
+    choices: dict[int, int] | None = None,
+    replaces: Hand | None = None,
+) -> Hand:
     """The deal's hand on the scoreboard as it was played: the closer shows
     the seven cards kept, so the card put face down is the one the player
     chose (not the engine's best discard); the entry keeps all eight."""
@@ -269,7 +276,8 @@ def _store(table: GameTable, deal: Deal, game: HandGame, submission: str, choice
 
 def hand_input(deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> HandInput:
     cards = {deal.seats[i]: list(h) for i, h in enumerate(game.shown_hands())}
-    data = HandInput(closer=deal.seats[game.closer], mode="cards", cards=cards, first_round=game.first_round)  # type: ignore[index]
+    closer = deal.seats[game.closer]  # type: ignore[index]
+    data = HandInput(closer=closer, mode=EntryMode.CARDS, cards=cards, first_round=game.first_round)
     data.choices = dict(choices or {})
     return data
 
@@ -414,7 +422,7 @@ def review_of(table: GameTable, deal: Deal) -> reviews.Review:
     not move (nothing of the game changed).  Refused while the hand is played."""
     game = game_of(table, deal)
     if game.phase != Phase.OVER:
-        raise PlayError("This hand is still being played.", "review", key="playing")
+        raise ServiceError(Refusal.HAND_IN_PLAY, "review")
     stored = deal.review
     if stored is not None and stored.get("version") == reviews.VERSION:
         return reviews.from_json(stored, table.rules)

@@ -9,14 +9,16 @@ one already made.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import GameTable, Group, now
+from ..models import GameTable, Group, PlayMode, TableKind, now
+from .nextstep import verify_rematch
 from .play import DEFAULT_PACE, Pace, create_digital_table
-from .scoreboard import create_table, standing
-from .unit import ServiceError, StaleError, claim
+from .tables import create_table
+from .unit import StaleError, claim
 
 
 def the_rematch(table: GameTable) -> GameTable | None:
@@ -27,14 +29,13 @@ def the_rematch(table: GameTable) -> GameTable | None:
 def rematch(table: GameTable, version: int | None, *, pace: Pace = DEFAULT_PACE) -> GameTable:
     """The rematch of a finished match, made once.
 
-    Raises :class:`ServiceError` (``match_on``) while the match is still
+    Raises a ``ServiceError`` (``match_on``) while the match is still
     going on and :class:`StaleError` when another write came first and made
     no rematch (the caller shows the table as it is now)."""
     made = the_rematch(table)
     if made is not None:
         return made
-    if not standing(table).state.finished:
-        raise ServiceError("match_on", "rematch")
+    verify_rematch(table)
     return play_on(table, version, pace=pace)
 
 
@@ -53,8 +54,7 @@ def play_on(
     made = the_rematch(table)
     if made is not None:
         return made
-    if table.round_id is not None:
-        raise ServiceError("rematch_tournament", "rematch")
+    verify_rematch(table, finished=False)
     try:
         if claim_it:
             claim(table, version)
@@ -64,7 +64,7 @@ def play_on(
             return made
         raise
     names = list(names or table.names)
-    common = dict(
+    common: dict[str, Any] = dict(
         name=table.name,
         preset=table.preset,
         overrides=dict(table.overrides),
@@ -72,11 +72,11 @@ def play_on(
         suit_style=table.suit_style,
         rematch_of=table,
     )
-    if table.kind == "digital":
+    if table.kind is TableKind.DIGITAL:
         new = create_digital_table(
             **common,
             players=[(name, p.kind) for name, p in zip(names, table.players, strict=True)],
-            mode=table.play_mode or "hotseat",
+            mode=table.play_mode or PlayMode.HOTSEAT,
             hints=table.hints_allowed,
             pace=pace,
         )

@@ -23,8 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import lazyload, selectinload
@@ -32,7 +34,19 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..bots import BOTS
 from ..extensions import db
-from ..models import Deal, GameTable, Group, TableResult, Tournament, TournamentPlayer, TournamentRound, now
+from ..models import (
+    Deal,
+    GameTable,
+    Group,
+    PlayerKind,
+    ResultKind,
+    TableKind,
+    TableResult,
+    Tournament,
+    TournamentPlayer,
+    TournamentRound,
+    now,
+)
 from ..rules import get_rules
 from ..rules.match import NAME_LENGTH
 from ..rules.names import name_key, normalize_name
@@ -53,8 +67,11 @@ from ..rules.tournament import (
 )
 from .groups import CURRENCIES
 from .ledger import split_pot, to_cents
+from .nextstep import played_out
 from .play import DEFAULT_PACE, Pace, create_digital_table
-from .scoreboard import Standing, Summary, create_table, summary_of
+from .standing import Standing
+from .summary import Summary, summary_of
+from .tables import create_table
 from .unit import ServiceError, claim, new_token
 
 MAX_ROUNDS = 12
@@ -63,9 +80,19 @@ MAX_ROUND_MINUTES = 600
 MAX_ENTRY = Decimal(10_000)
 REASON_LENGTH = 200
 
-PLAYING, WAITING, DISPUTED, FINISHED = "playing", "waiting", "disputed", "finished"
+
+class TableState(StrEnum):
+    """Where a table of the round in play stands, as the organizer sees it."""
+
+    PLAYING = "playing"
+    WAITING = "waiting"  # played out, waiting for a player there to confirm the result
+    DISPUTED = "disputed"
+    FINISHED = "finished"  # the tournament counts its result
+
+
+PLAYING, WAITING, DISPUTED, FINISHED = TableState
 #: What a result row says (``TableResult.kind``).
-CONFIRMED, DISPUTE, CLOSED, CORRECTED = "confirmed", "disputed", "closed", "corrected"
+CONFIRMED, DISPUTE, CLOSED, CORRECTED = ResultKind
 
 
 # -- settings and players -----------------------------------------------------------------
@@ -217,7 +244,7 @@ def sign_up(tournament: Tournament, version: int | None, name: str) -> Tournamen
     return player
 
 
-def withdraw(tournament: Tournament, version: int | None, player_id: int) -> TournamentPlayer:
+def withdraw(tournament: Tournament, version: int | None, player_id: int | None) -> TournamentPlayer:
     """A player leaves between rounds: not seated again, their record kept."""
     _between_rounds(tournament, "player")
     player = next((p for p in tournament.players if p.id == player_id and p.withdrawn_after is None), None)
@@ -236,7 +263,7 @@ class TableStatus:
     table: GameTable
     #: The table's match (its summary: hands, totals, ranking).
     summary: Summary
-    status: str
+    status: TableState
     #: ``(seat, place)`` best first: what the tournament counts (the result, or the live ranking).
     places: list[tuple[int, int]]
     #: The result row that speaks for the table (None: nothing said yet).
@@ -274,15 +301,9 @@ class TableStatus:
         return self.status == FINISHED
 
 
-def played_out(table: GameTable, summary: Summary) -> bool:
-    """The table has nothing left to play: the match is over, or the
-    round's hands are in."""
-    return summary.finished or (table.hand_limit is not None and summary.hands >= table.hand_limit)
-
-
 def entrants(table: GameTable) -> list[int]:
     """The seats of the tournament's players (not the computer players filling a digital table)."""
-    return [p.seat for p in table.players if p.kind in (None, "human")]
+    return [p.seat for p in table.players if p.kind is PlayerKind.HUMAN]
 
 
 def live_places(table: GameTable, summary: Summary) -> list[tuple[int, int]]:
@@ -302,28 +323,30 @@ def table_status(table: GameTable, current: Standing | None = None) -> TableStat
     played out (the app dealt and judged every card); a physical table's
     waits for a player there to confirm it.  ``current``: the table's
     standing when the caller has it, else its stored summary."""
-    current = Summary.of(current) if current is not None else summary_of(table)
-    live = live_places(table, current)
+    summary = Summary.of(current) if current is not None else summary_of(table)
+    live = live_places(table, summary)
     latest = table.results[-1] if table.results else None
     if latest is not None and latest.kind in (CLOSED, CORRECTED):
-        return TableStatus(table, current, FINISHED, [(s, p) for s, p in latest.places], latest)
-    if table.kind == "digital":
-        return TableStatus(table, current, FINISHED if played_out(table, current) else PLAYING, live, None)
-    fresh = latest is not None and latest.version == table.version
-    if played_out(table, current) and fresh and latest.kind == CONFIRMED:
-        return TableStatus(table, current, FINISHED, live, latest)
-    if fresh and latest.kind == DISPUTE:
-        return TableStatus(table, current, DISPUTED, live, latest)
-    return TableStatus(table, current, WAITING if played_out(table, current) else PLAYING, live, None)
+        return TableStatus(table, summary, FINISHED, [(s, p) for s, p in latest.places], latest)
+    out = played_out(table, summary)
+    if table.kind is TableKind.DIGITAL:
+        return TableStatus(table, summary, FINISHED if out else PLAYING, live, None)
+    if latest is not None and latest.version == table.version:  # said of the table as it stands
+        if out and latest.kind is CONFIRMED:
+            return TableStatus(table, summary, FINISHED, live, latest)
+        if latest.kind is DISPUTE:
+            return TableStatus(table, summary, DISPUTED, live, latest)
+    return TableStatus(table, summary, WAITING if out else PLAYING, live, None)
 
 
 def in_round(table: GameTable, current: Standing) -> dict:
     """What a tournament table's own pages show of its round ("Round 2 ·
     Table 3", its status, the time left): ``in_round`` and ``round_left``,
     both None at a table outside a tournament."""
-    if table.round_id is None:
+    round_ = table.round
+    if round_ is None:
         return {"in_round": None, "round_left": None}
-    return {"in_round": table_status(table, current), "round_left": time_left(table.round.tournament, table.round)}
+    return {"in_round": table_status(table, current), "round_left": time_left(round_.tournament, round_)}
 
 
 def round_tables(round_: TournamentRound) -> list[TableStatus]:
@@ -482,7 +505,7 @@ def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAUL
     tournament.all_rounds.append(round_)
     db.session.flush()
     for index, names in enumerate(seating, start=1):
-        common = dict(
+        common: dict[str, Any] = dict(
             name=tournament.name,
             preset=tournament.preset,
             overrides=tournament.overrides,
@@ -492,7 +515,7 @@ def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAUL
         if tournament.play == Play.CARDS:
             table = create_table(**common, players=names)
         else:
-            seats = [(name, "human") for name in names]
+            seats = [(name, PlayerKind.HUMAN.value) for name in names]
             if tournament.bots:
                 seats += [(name, tournament.bots) for name in bot_names(names, FILLED_SEATS - len(names))]
             table = create_digital_table(**common, players=seats, mode=tournament.play, hints=False, pace=pace)
@@ -512,7 +535,7 @@ def played_at(tables: Sequence[GameTable]) -> bool:
     move in a deal of the app (one query for all of them)."""
     if any(t.version > 1 for t in tables):
         return True
-    dealt = [t.id for t in tables if t.kind == "digital"]
+    dealt = [t.id for t in tables if t.kind is TableKind.DIGITAL]
     moved = select(func.count(Deal.id)).where(Deal.table_id.in_(dealt), Deal.version > 1)
     return bool(dealt) and bool(db.session.scalar(moved))
 
@@ -553,16 +576,16 @@ def confirm_result(table: GameTable, version: int | None, seat: int | None) -> T
     """A player at the table who did not win it confirms its result once
     nothing is left to play (as at a bridge table, the opponents check the
     score).  Then the result is final: the table takes no more writes
-    (``scoreboard.verify_open``).  A disputed result waits for the organizer,
+    (``nextstep.verify_open``).  A disputed result waits for the organizer,
     or for the table to change a hand."""
     if table.round_id is None:
         raise ServiceError("not_in_tournament", "seat")
-    if table.kind == "digital":
+    if table.kind is TableKind.DIGITAL:
         raise ServiceError("result_digital", "seat")
     status = table_status(table)
     if status.final:
         raise ServiceError("result_final", "seat")
-    if status.status == DISPUTED:
+    if status.status is DISPUTED and status.result is not None:
         raise ServiceError("result_disputed", "seat", name=status.result.by)
     if not played_out(table, status.summary):
         raise ServiceError("table_playing", "seat")
@@ -576,7 +599,7 @@ def dispute_result(table: GameTable, version: int | None, seat: int | None, reas
     """A player at the table says the result is wrong: the organizer decides."""
     if table.round_id is None:
         raise ServiceError("not_in_tournament", "seat")
-    if table.kind == "digital":
+    if table.kind is TableKind.DIGITAL:
         raise ServiceError("result_digital", "seat")
     status = table_status(table)
     if status.final:
@@ -593,7 +616,9 @@ def _reason(text: str, *, required: bool) -> str:
     return shown
 
 
-def _say(table: GameTable, version: int | None, kind: str, places, by: str, reason: str) -> TableResult:
+def _say(
+    table: GameTable, version: int | None, kind: ResultKind, places: Sequence[tuple[int, int]], by: str, reason: str
+) -> TableResult:
     claim(table, version)
     result = TableResult(kind=kind, places=[list(p) for p in places], by=by, reason=reason, version=table.version)
     table.results.append(result)
@@ -665,9 +690,9 @@ def _standings(view: Overview) -> list[Line]:
     tally = {p.name: _Tally() for p in tournament.players}
     for round_, tables in view.rounds:
         for status in tables:
-            places = [place for _seat, place in status.places]
-            worth = shared_points(places, tournament.scale)
-            on = set(advancing(places, tournament.advance))
+            ranks = [place for _seat, place in status.places]
+            worth = shared_points(ranks, tournament.scale)
+            on = set(advancing(ranks, tournament.advance))
             for index, (seat, place) in enumerate(status.places):
                 line = tally.setdefault(status.table.names[seat], _Tally())
                 line.points += worth[index]

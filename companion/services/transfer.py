@@ -20,6 +20,7 @@ from ..models import (
     Hand,
     Payment,
     Player,
+    PlayerKind,
     Reentry,
     Season,
     TableResult,
@@ -72,6 +73,11 @@ def _parse_time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+def _player_token(table_id: int | None) -> str | None:
+    earlier = db.session.get(GameTable, table_id) if table_id is not None else None
+    return earlier.player_token if earlier is not None else None
+
+
 def export_table(table: GameTable) -> dict[str, Any]:
     by_id = {h.id: h.submission for h in table.hands}
     return {
@@ -80,7 +86,7 @@ def export_table(table: GameTable) -> dict[str, Any]:
         "created_at": _time(table.created_at),
         "updated_at": _time(table.updated_at),
         "closed_at": _time(table.closed_at),
-        "rematch_of": db.session.get(GameTable, table.rematch_of_id).player_token if table.rematch_of_id else None,
+        "rematch_of": _player_token(table.rematch_of_id),
         "players": [
             {"seat": p.seat, "name": p.name, "kind": p.kind, "seat_token": p.seat_token} for p in table.players
         ],
@@ -90,8 +96,9 @@ def export_table(table: GameTable) -> dict[str, Any]:
                 "seats": d.seats,
                 "state": d.state,
                 "version": d.version,
-                "hand": by_id.get(d.hand_id),
+                "hand": by_id.get(d.hand_id) if d.hand_id is not None else None,
                 "hints": d.hints,
+                "dealt_by": d.dealt_by,
             }
             for d in db.session.scalars(select(Deal).where(Deal.table_id == table.id).order_by(Deal.id))
         ],
@@ -111,6 +118,7 @@ def export_table(table: GameTable) -> dict[str, Any]:
                 "seat": r.seat,
                 "submission": r.submission,
                 "declined": r.declined,
+                "decided_by": r.decided_by,
                 "created_at": _time(r.created_at),
                 "undone_at": _time(r.undone_at),
             }
@@ -131,7 +139,7 @@ def import_table(data: dict[str, Any]) -> GameTable:
         earlier = db.session.scalar(select(GameTable).where(GameTable.player_token == data["rematch_of"]))
         table.rematch_of_id = earlier.id if earlier else None
     table.players = [
-        Player(seat=p["seat"], name=p["name"], kind=p.get("kind", "human"), seat_token=p.get("seat_token"))
+        Player(seat=p["seat"], name=p["name"], kind=p.get("kind", PlayerKind.HUMAN), seat_token=p.get("seat_token"))
         for p in data["players"]
     ]
     hands = {}
@@ -150,6 +158,7 @@ def import_table(data: dict[str, Any]) -> GameTable:
             seat=r["seat"],
             submission=r["submission"],
             declined=r.get("declined", False),
+            decided_by=r.get("decided_by", ""),
             created_at=_parse_time(r["created_at"]),
             undone_at=_parse_time(r["undone_at"]),
         )
@@ -171,6 +180,7 @@ def import_table(data: dict[str, Any]) -> GameTable:
                 version=d["version"],
                 hand_id=hand_id,
                 hints=d.get("hints"),
+                dealt_by=d.get("dealt_by", ""),
             )
         )
     return table

@@ -13,14 +13,15 @@ Refusals are :class:`ServiceError` codes with parameters;
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any, cast
 
-from sqlalchemy import event, select, update
+from sqlalchemy import CursorResult, event, select, update
 from sqlalchemy.orm import Session
 
 from ..extensions import db
-from ..models import GameTable, now
+from ..models import Deal, GameTable, Hand, Reentry, Tournament, now
 from ..rules import ChinchonError
 
 
@@ -42,21 +43,39 @@ class ServiceError(ChinchonError):
 
     def at(self, field: str) -> ServiceError:
         params = {k: v for k, v in self.params.items() if k != "key"}
-        return ServiceError(self.params["key"], field, **params)
+        return type(self)(self.params["key"], field, **params)
+
+
+class AlreadyDone(ServiceError):
+    """What this write asks for was done meanwhile, from another phone (the
+    next hand dealt, a buy-back answered): nothing to do, and news rather
+    than a failure; ``params`` say who did it (``by``, "" when unknown)."""
 
 
 #: ``session.info`` key: the tables this unit of work made or claimed.
 WRITTEN = "companion.written_tables"
 
+#: Called with the tables a unit of work made or claimed, after its last
+#: flush and before its commit, in the same transaction (:func:`before_commit`).
+_HOOKS: list[Callable[[Sequence[GameTable]], None]] = []
+
+
+def before_commit(hook: Callable[[Sequence[GameTable]], None]) -> None:
+    """Run ``hook`` in every unit of work that wrote to a table, before it
+    commits: what depends on a table's rows (its summary) is written in the
+    same commit as the rows, never after."""
+    if hook not in _HOOKS:
+        _HOOKS.append(hook)
+
 
 @contextmanager
 def transaction() -> Iterator[None]:
-    """One write: committed whole, or rolled back whole on any error.
-    Before the commit, every table it made or claimed gets its summary as of
-    its new version (``scoreboard.refresh_summaries``), in the same commit."""
+    """One write: committed whole, or rolled back whole on any error.  Before
+    the commit, the :func:`before_commit` hooks see every table it made or
+    claimed (each table's summary as of its new version), in the same commit."""
     try:
         yield
-        _refresh_written()
+        _before_commit()
     except BaseException:
         db.session.rollback()
         db.session.info.pop(WRITTEN, None)
@@ -64,32 +83,31 @@ def transaction() -> Iterator[None]:
     db.session.commit()
 
 
-def _refresh_written() -> None:
-    from .scoreboard import refresh_summaries  # the scoreboard's services build on this module
-
+def _before_commit() -> None:
     db.session.flush()
     written = db.session.info.pop(WRITTEN, {})
     tables = [t for t in written.values() if t in db.session and t not in db.session.deleted and t.id is not None]
-    if tables:
-        refresh_summaries(tables)
+    if tables and _HOOKS:
+        for hook in _HOOKS:
+            hook(tables)
         db.session.flush()
 
 
 @event.listens_for(Session, "before_flush")
-def _note_new_tables(session: Session, _context, _instances) -> None:
+def _note_new_tables(session: Session, _context: object, _instances: object) -> None:
     for row in session.new:
         if isinstance(row, GameTable):
             session.info.setdefault(WRITTEN, {})[id(row)] = row
 
 
-def claim(row, seen_version: int | None) -> None:
+def claim(row: GameTable | Deal | Tournament, seen_version: int | None) -> None:
     """The optimistic lock: take ``row``'s next version (a table or a deal)
     in one conditional UPDATE, or :class:`StaleError` if another write came
     first.  Two phones (or two workers) racing cannot both win."""
     if seen_version is None or not 0 < seen_version < 2**31:
         raise StaleError  # not a version this row ever had (a forged or garbled form)
     model = type(row)
-    values: dict = {"version": model.version + 1}
+    values: dict[str, Any] = {"version": model.version + 1}
     if model is GameTable:
         values["updated_at"] = now()
     result = db.session.execute(
@@ -98,14 +116,14 @@ def claim(row, seen_version: int | None) -> None:
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if cast(CursorResult[Any], result).rowcount != 1:
         raise StaleError
     db.session.refresh(row, list(values))
     if model is GameTable:
         db.session.info.setdefault(WRITTEN, {})[id(row)] = row
 
 
-def check_new_submission(model, table: GameTable, submission: str) -> None:
+def check_new_submission(model: type[Hand] | type[Reentry], table: GameTable, submission: str) -> None:
     """A submission id is stored once per table; seeing it again means a replayed form."""
     seen = select(model.id).where(model.table_id == table.id, model.submission == submission)
     if table.id is not None and db.session.scalar(seen) is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..models import GameTable
-from ..services.scoreboard import Standing
+from ..services.standing import Standing
 from ..web.palette import COLOURS
 
 

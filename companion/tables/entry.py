@@ -3,35 +3,33 @@
 The state is the form itself: a checkbox per card and player (see
 ``companion/web/grid.py``), a points field per player, the closer's score as a
 choice, the same with or without JavaScript; nothing about a half-entered
-hand is kept on the server.  Each player is entered by cards or by points:
-the players with cards are judged by the engine (:func:`judge`), the others'
-points are taken as typed.
+hand is kept on the server.  :meth:`EntryState.entry` gives the plain
+values ``services.hands`` judges and stores.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from ..models import Hand
-from ..rules import Card, ChinchonError, HandResult, check_close, parse_card, settle_hand
-from ..rules.errors import CountError
-from ..rules.settle import PlayerResult
-from ..services.scoreboard import HandInput, Standing, settle
+from ..models import EntryMode, Hand
+from ..services.hands import HandEntry, entry_of, play_order
+from ..services.standing import Standing
 from ..web.grid import GridView, Tab, read_tokens, short_marks
-from ..web.messages import error_text
 
 DISCARD = "d"
 
 
 @dataclass
 class EntryState:
+    """The form as sent: the hand (:meth:`entry`) plus what the page keeps
+    around it (the open tab, the version the page showed, its submission id)."""
+
     closer: int | None = None
-    mode: str = "cards"
+    mode: EntryMode = EntryMode.CARDS
     hands: dict[int, list[str]] = field(default_factory=dict)
     discard: str | None = None
     active: str = ""
@@ -47,11 +45,20 @@ class EntryState:
 
     def order(self, standing: Standing) -> list[int]:
         """Players still in, in play order starting with the closer."""
-        seats = standing.seats_in
-        if self.closer in seats:
-            i = seats.index(self.closer)
-            return seats[i:] + seats[:i]
-        return seats
+        return play_order(standing, self.closer)
+
+    def entry(self) -> HandEntry:
+        """The hand as plain values, for the services."""
+        return HandEntry(
+            closer=self.closer,
+            mode=self.mode,
+            cards={seat: list(cards) for seat, cards in self.hands.items()},
+            discard=self.discard,
+            points=dict(self.points),
+            chinchon=self.chinchon,
+            first_round=self.first_round,
+            choices=dict(self.choices),
+        )
 
 
 def _int(value: str | None, default: int | None = None) -> int | None:
@@ -64,16 +71,20 @@ def _int(value: str | None, default: int | None = None) -> int | None:
         return default
 
 
-def read_state(form: MultiDict, standing: Standing) -> EntryState:
+def _yes(value: str | None) -> bool:
+    return value in ("y", "on", "1", "true")
+
+
+def read_state(form: MultiDict[str, str], standing: Standing) -> EntryState:
     rules = standing.rules
     seats = standing.seats_in
     state = EntryState(
         closer=_int(form.get("closer")),
-        mode="points" if form.get("mode") == "points" else "cards",
-        discard=(read_tokens(form.getlist("discard"), rules) or [None])[0],
+        mode=EntryMode.POINTS if form.get("mode") == EntryMode.POINTS else EntryMode.CARDS,
+        discard=next(iter(read_tokens(form.getlist("discard"), rules)), None),
         active=form.get("active", ""),
-        chinchon=form.get("chinchon") in ("y", "on", "1", "true"),
-        first_round=form.get("first_round") in ("y", "on", "1", "true"),
+        chinchon=_yes(form.get("chinchon")),
+        first_round=_yes(form.get("first_round")),
         version=_int(form.get("version"), 0) or 0,
         submission=(form.get("submission") or uuid.uuid4().hex)[:40],
     )
@@ -89,9 +100,10 @@ def read_state(form: MultiDict, standing: Standing) -> EntryState:
     if not state.active and state.closer is not None:
         state.active = str(state.closer)
     if "alt" in form:
-        seat, _sep, k = form["alt"].partition(":")
-        if _int(seat) is not None and _int(k) is not None:
-            state.choices[int(seat)] = max(0, min(int(k), 50))
+        which, _sep, k = form["alt"].partition(":")
+        picked, pick = _int(which), _int(k)
+        if picked is not None and pick is not None:
+            state.choices[picked] = max(0, min(pick, 50))
     return state
 
 
@@ -108,201 +120,16 @@ def grid_view(state: EntryState, standing: Standing, style: str) -> GridView:
     return GridView(standing.rules, tabs, state.active or (str(seats[0]) if seats else DISCARD), style)
 
 
-def state_of_hand(hand: Hand, standing: Standing) -> EntryState:
-    """The form state that re-enters a stored hand (for editing it)."""
-    state = EntryState(
-        closer=hand.closer_seat,
-        mode="cards",  # each player by cards where the cards were kept, else by points
-        first_round=hand.first_round,
-        chinchon=hand.chinchon and not any(e.cards for e in hand.entries),
+def state_of_hand(hand: Hand, version: int) -> EntryState:
+    """The form state that re-enters a stored hand (for correcting it)."""
+    entry = entry_of(hand)
+    return EntryState(
+        closer=entry.closer,
+        hands=entry.cards,
         active=str(hand.closer_seat),
+        points=entry.points,
+        chinchon=entry.chinchon,
+        first_round=entry.first_round,
+        choices=entry.choices,
+        version=version,
     )
-    for e in hand.entries:
-        state.hands[e.seat] = e.cards.split()  # the closer's entry holds all eight
-        state.points[e.seat] = str(e.points)
-        if e.choice:
-            state.choices[e.seat] = e.choice
-    return state
-
-
-def to_input(state: EntryState, standing: Standing) -> HandInput:
-    """Check counts and tokens, then build the engine's input; errors carry
-    the form field (``closer``, ``hands[seat]``, ``points[seat]``)."""
-    rules = standing.rules
-    names = standing.table.names
-    if state.closer is None or state.closer not in standing.seats_in:
-        raise ChinchonError(_("Choose who closed."), "closer")
-    data = HandInput(closer=state.closer, mode=state.mode, chinchon=state.chinchon, first_round=state.first_round)
-    data.choices = dict(state.choices)
-    if state.mode == "points":
-        for seat in standing.seats_in:
-            raw = state.points.get(seat, "")
-            value = _int(raw)
-            if value is None:
-                message = (
-                    _("Enter %(name)s's points.", name=names[seat])
-                    if raw == ""
-                    else _("%(value)s is not a whole number.", value=raw)
-                )
-                raise ChinchonError(message, f"points[{seat}]")
-            data.points[seat] = value
-        return data
-    for seat in standing.seats_in:
-        cards: list[Card] = []
-        for j, token in enumerate(state.hands.get(seat, [])):
-            try:
-                cards.append(parse_card(token, rules.pack))
-            except ChinchonError:
-                raise ChinchonError(
-                    _("'%(card)s' is not a card of this deck.", card=token), f"hands[{seat}][{j}]"
-                ) from None
-        data.cards[seat] = cards
-    if state.discard:
-        try:
-            data.discard = parse_card(state.discard, rules.pack)
-        except ChinchonError:
-            raise ChinchonError(_("'%(card)s' is not a card of this deck.", card=state.discard), "discard") from None
-        try:  # the discard is the eighth card: the engine checks the closer holds seven more
-            check_close([*data.cards[state.closer], data.discard], rules, state.first_round, data.discard)
-        except CountError as error:
-            raise count_problem(error.at(f"hands[{state.closer}]"), state, standing) from None
-    return data
-
-
-def count_problem(error: CountError, state: EntryState, standing: Standing) -> ChinchonError:
-    """The engine's card-count refusal for ``hands[seat]``, worded for the form."""
-    names = standing.table.names
-    seat = error.field[len("hands[") :].split("]")[0]
-    if not seat.isdecimal():
-        return ChinchonError(error_text(error), error.field)
-    seat_ = int(seat)
-    count = len(state.hands.get(seat_, []))
-    if seat_ == state.closer:
-        message = _(
-            "%(name)s closed: tap the 8 cards held (or the 7 shown and the discard); %(count)s so far.",
-            name=names[seat_],
-            count=count + (1 if state.discard else 0),
-        )
-    else:
-        message = _(
-            "%(name)s holds 7 cards (6 or 8 after a mis-draw); %(count)s tapped.", name=names[seat_], count=count
-        )
-    return ChinchonError(message, f"hands[{seat_}]")
-
-
-# -- each player by cards or by points ----------------------------------------------------
-@dataclass
-class Judged:
-    """A hand entered player by player: the engine's verdict on the players
-    entered with cards (the closer first, then in play order) and every
-    player's points (the engine's for cards, the typed ones for the others)."""
-
-    result: HandResult
-    seats: list[int]  # the seats of ``result.results``, in its order
-    points: dict[int, int]
-    #: What is still missing (a player's points not typed yet), first first.
-    missing: list[ChinchonError] = field(default_factory=list)
-
-    @property
-    def legal(self) -> bool:
-        return self.result.legal
-
-    @property
-    def verdict(self):
-        return self.result.verdict
-
-    @property
-    def chinchon(self) -> bool:
-        return self.result.chinchon
-
-    @property
-    def wins_match(self) -> bool:
-        return self.result.wins_match
-
-    @property
-    def all_cards(self) -> bool:
-        return len(self.seats) == len(self.points) and not self.missing
-
-    def result_of(self, seat: int) -> PlayerResult | None:
-        if self.result.results is None or seat not in self.seats:
-            return None
-        return self.result.results[self.seats.index(seat)]
-
-
-def carded_seats(state: EntryState, standing: Standing) -> list[int]:
-    """Players entered with cards, the closer first, then in play order."""
-    return [s for s in state.order(standing) if state.hands.get(s)]
-
-
-def judge(state: EntryState, standing: Standing, data: HandInput) -> Judged | None:
-    """The engine's verdict on the cards tapped, with the typed points of the
-    players entered by points; ``None`` when nobody's cards were tapped.
-
-    A player entered with cards lays off onto the melds of the closer and of
-    the players before them entered with cards (the others' melds are unknown).
-    """
-    rules = standing.rules
-    names = standing.table.names
-    seats = standing.seats_in
-    carded = carded_seats(state, standing)
-    if not carded:
-        return None
-    if len(carded) == len(seats):
-        result = settle(standing, data)
-        order = seats
-    else:
-        if carded[0] != state.closer:
-            raise ChinchonError(
-                _("Tap %(name)s's cards too: the others lay off onto the closer's melds.", name=names[state.closer]),
-                f"hands[{state.closer}]",
-            )
-        hands = [list(data.cards[s]) for s in carded]
-        if data.discard is not None:
-            hands[0].append(data.discard)
-        try:
-            if len(carded) == 1:
-                verdict = check_close(hands[0], rules, data.first_round, data.discard)
-                mine = PlayerResult(verdict.melds, (), verdict.deadwood, verdict.score or 0)
-                result = HandResult(verdict, 0, (mine,) if verdict.legal else None)
-            else:
-                choices = {carded.index(s): k for s, k in data.choices.items() if s in carded}
-                result = settle_hand(hands, rules, 0, data.first_round, choices=choices)
-        except CountError as error:
-            index = error.field[len("hands[") :].split("]")[0] if error.field.startswith("hands[") else "0"
-            seat = carded[int(index)] if index.isdecimal() and int(index) < len(carded) else state.closer
-            raise count_problem(error.at(f"hands[{seat}]"), state, standing) from None
-        order = carded
-    if result.results is None:
-        return Judged(result, order, {})
-    points = {s: r.points for s, r in zip(order, result.results, strict=True)}
-    missing = []
-    for seat in seats:
-        if seat in points:
-            continue
-        raw = state.points.get(seat, "")
-        value = _int(raw)
-        if value is None and not result.wins_match:
-            message = (
-                _("Enter %(name)s's points.", name=names[seat])
-                if raw == ""
-                else _("%(value)s is not a whole number.", value=raw)
-            )
-            missing.append(ChinchonError(message, f"points[{seat}]"))
-            continue
-        points[seat] = value or 0  # after a Chinchón that wins the match, the others' points change nothing
-    return Judged(result, order, points, missing)
-
-
-def entry_points(standing: Standing, state: EntryState) -> dict[int, int] | None:
-    """The form's hand as points by seat (the engine's for the players
-    entered with cards), or ``None`` while it is incomplete or refused."""
-    try:
-        data = to_input(state, standing)
-        if state.mode == "cards":
-            judged = judge(state, standing, data)
-            if judged is not None:
-                return dict(judged.points) if judged.legal and not judged.missing else None
-            data = to_input(dataclasses.replace(state, mode="points"), standing)
-    except ChinchonError:
-        return None
-    return dict(data.points)

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from flask_babel import gettext as _
 
-from ..services.scoreboard import ALL_COMBINED, CHINCHON, HandRow, Standing
+from ..services.standing import HandRow, Mark, Standing
 from ..web.house_rules import signed
 from ..web.spreadsheet import spreadsheet
 
@@ -15,9 +15,9 @@ from ..web.spreadsheet import spreadsheet
 def mark_text(row: HandRow) -> str:
     """A hand's mark as printed: "Chinchón", the closer's score with all seven
     combined ("−10", with a true minus sign), or "" for any other close."""
-    if row.mark == CHINCHON:
+    if row.mark is Mark.CHINCHON:
         return _("Chinchón")
-    if row.mark == ALL_COMBINED:
+    if row.mark is Mark.ALL_COMBINED:
         return signed(row.points[row.hand.closer_seat])
     return ""
 

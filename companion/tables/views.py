@@ -1,4 +1,9 @@
-"""Pages of a physical table: create, scoreboard, enter/edit a hand, history."""
+"""Pages of a table: create, scoreboard, enter/correct a hand, history, settings.
+
+Each route that takes a link declares who may use it (``web.access.allow``);
+each write is one service call through the write pipeline (``web.writes``);
+what may happen next is ``services.nextstep``'s to say.
+"""
 
 from __future__ import annotations
 
@@ -8,58 +13,40 @@ from flask import Response, abort, flash, make_response, redirect, render_templa
 from flask_babel import gettext as _
 
 from ..extensions import db
+from ..models import EntryMode, GameTable, TableKind
 from ..rules import ChinchonError
 from ..rules.close import possible_closer_scores
-from ..rules.errors import CountError
 from ..rules.variants import PRESETS
+from ..services import hands as hand_service
+from ..services import tables as table_service
+from ..services import undo as undo_service
 from ..services.groups import join
+from ..services.nextstep import can_rematch, next_step
 from ..services.play import hints_by_number
 from ..services.rematch import rematch as make_rematch
-from ..services.scoreboard import (
-    HandRow,
-    change_settings,
-    create_table,
-    reenter,
-    restorable_hand,
-    restore_hand,
-    standing,
-    standing_before,
-    store_hand,
-    store_mixed_hand,
-    undo_last,
-    verify_next_hand,
-)
-from ..services.scoreboard import (
-    delete_table as delete_table_record,
-)
+from ..services.standing import HandRow, Standing, standing, standing_before
 from ..services.tournaments import confirm_result as confirm_result_
 from ..services.tournaments import dispute_result as dispute_result_
 from ..services.tournaments import in_round
-from ..services.unit import AlreadySaved, ServiceError, StaleError, transaction
-from ..web.access import OWNER, PLAYER, WATCH, authorize, by_hand
+from ..web.access import OWNER, OWNER_ONLY, PLAYER, READ, WATCH, WRITE, Link, Role, allow
+from ..web.client import QUEUE_HEADER, QUEUED, QueueStatus
 from ..web.cookies import remember_table, set_cookie
 from ..web.forms import SettingsForm, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.house_rules import signed
-from ..web.messages import FormError, error_text, stale_text
+from ..web.messages import FormError, Replayed, Unconfirmed, error_text, unconfirmed_text
 from ..web.qr import qr_response
+from ..web.reentry import decide_reentry, offers
 from ..web.rules_text import table_rules_line
 from ..web.templating import render_page
+from ..web.writes import Refused, Why, attempt, write
 from . import bp
 from .charts import totals_chart
-from .entry import (
-    DISCARD,
-    EntryState,
-    count_problem,
-    entry_points,
-    grid_view,
-    judge,
-    read_state,
-    state_of_hand,
-    to_input,
-)
+from .entry import DISCARD, EntryState, grid_view, read_state, state_of_hand
 from .record import history_csv as history_file
 from .record import mark_text
+
+BY_HAND = WRITE.of(TableKind.PHYSICAL)  # a digital table's hands come from play
 
 
 # -- creating ------------------------------------------------------------------------
@@ -72,20 +59,13 @@ def new_table():
         names = form.player_names()
         problem = table_problem(form, names)
         if problem is None:
-            with transaction():
-                table = create_table(
-                    name=form.name.data or "",
-                    preset=form.preset.data,
-                    overrides=form.overrides(),
-                    players=names,
-                    first_dealer=int(form.first_dealer.data),
-                    suit_style=form.suit_style.data,
-                )
-                join(table, group)
-            response = redirect(url_for("tables.scoreboard", token=table.owner_token))
-            remember_table(response, table.owner_token)
-            kept = list(dict.fromkeys([*names, *recent]))[:16]
-            return set_cookie(response, "names", "|".join(kept), days=365)
+            made = attempt(lambda: _create(form, names, group))
+            if not isinstance(made, Refused):
+                response = redirect(url_for("tables.scoreboard", token=made))
+                remember_table(response, made)
+                kept = list(dict.fromkeys([*names, *recent]))[:16]
+                return set_cookie(response, "names", "|".join(kept), days=365)
+            problem = FormError(made.field or "players", made.message)
         target = getattr(form, problem.field, None) or form.players
         target.errors = [*target.errors, problem.message] if isinstance(target.errors, list) else [problem.message]
     status = 400 if request.method == "POST" else 200
@@ -98,28 +78,47 @@ def new_table():
     return render_template("tables/new.html", form=form, recent=recent, presets=PRESETS), status
 
 
+def _create(form: TableForm, names: list[str], group) -> str:
+    table = table_service.create_table(
+        name=form.name.data or "",
+        preset=form.preset.data,
+        overrides=form.overrides(),
+        players=names,
+        first_dealer=int(form.first_dealer.data),
+        suit_style=form.suit_style.data,
+    )
+    join(table, group)
+    return table.owner_token
+
+
 # -- the scoreboard ---------------------------------------------------------------------
 @bp.get("/t/<token>")
-def scoreboard(token: str):
-    link = authorize(token)
-    table, role = link.table, link.role
+@allow(READ)
+def scoreboard(link: Link):
+    table = link.table
     if request.args.get("since", type=int) == table.version:
         return "", 204  # a poll: nothing changed since the page was drawn
-    response = make_response(_scoreboard_page(table, token, role))
-    if role != "watch":
-        remember_table(response, token)
+    response = make_response(_scoreboard_page(link))
+    if link.role is not WATCH:
+        remember_table(response, link.token)
     return response
 
 
-def _scoreboard_page(table, token: str, role: str, error: str | None = None) -> str:
+def _scoreboard_page(link: Link, error: str | None = None) -> str:
+    table = link.table
     current = standing(table)
+    step = next_step(table, current)
     return render_template(
         "tables/scoreboard.html",
         table=table,
         s=current,
-        token=token,
-        role=role,
-        restorable=restorable_hand(table, current) if role != "watch" else None,
+        step=step,
+        token=link.token,
+        read_only=link.role is WATCH,
+        offers=offers(step, link),
+        can_rematch=link.may("tables.rematch") and can_rematch(table, current),
+        can_undo=link.may("tables.undo") and table.kind is TableKind.PHYSICAL and undo_service.can_undo(table, current),
+        restorable=undo_service.restorable_hand(table, current) if link.may("tables.restore") else None,
         rules_text=table_rules_line(table),
         **in_round(table, current),
         error=error,
@@ -127,147 +126,121 @@ def _scoreboard_page(table, token: str, role: str, error: str | None = None) -> 
 
 
 # -- a tournament table's result ------------------------------------------------------------
-def _say_result(token: str, call, done: str):
-    link = authorize(token)
+def _say_result(link: Link, call, done: str):
     table = link.table
     if table.round_id is None:
         abort(404)
     seat = request.form.get("seat", type=int)
-    try:
-        with transaction():
-            call(table, request.form.get("version", type=int), seat)
-    except StaleError:
-        return _scoreboard_page(table, token, link.role, stale_text()), 409
-    except ChinchonError as error:
-        return _scoreboard_page(table, token, link.role, error_text(error)), 400
+    outcome = attempt(lambda: call(table, request.form.get("version", type=int), seat))
+    if isinstance(outcome, Refused):
+        db.session.refresh(table)
+        return _scoreboard_page(link, outcome.message), outcome.status
     flash(done, "ok")
-    return redirect(url_for("tables.scoreboard", token=token)), 303
+    return redirect(url_for("tables.scoreboard", token=link.token)), 303
 
 
 @bp.post("/t/<token>/result/confirm")
-def confirm_result(token: str):
+@allow(WRITE)
+def confirm_result(link: Link):
     """A player at the table confirms its result, on the phone that entered it."""
-    return _say_result(token, confirm_result_, _("Result confirmed: the tournament has it."))
+    return _say_result(link, confirm_result_, _("Result confirmed: the tournament has it."))
 
 
 @bp.post("/t/<token>/result/dispute")
-def dispute_result(token: str):
+@allow(WRITE)
+def dispute_result(link: Link):
     reason = request.form.get("reason") or ""
     return _say_result(
-        token,
+        link,
         lambda table, version, seat: dispute_result_(table, version, seat, reason),
         _("The organizer is told the result is disputed."),
     )
 
 
 @bp.get("/t/<token>/qr.svg")
-def qr(token: str):
+@allow(READ)
+def qr(link: Link):
     """A QR code of a link at this link's level or below (``to=player|watch``)."""
-    link = authorize(token)
-    default = WATCH if link.role == WATCH else PLAYER
+    default = WATCH if link.role is WATCH else PLAYER
     target = request.args.get("to", default)
     if target not in (PLAYER, WATCH):
         abort(404)
-    url = url_for("tables.scoreboard", token=link.token_for(target), _external=True)
+    url = url_for("tables.scoreboard", token=link.token_for(Role(target)), _external=True)
     return qr_response(url)
 
 
 @bp.post("/t/<token>/reentry")
-def reentry(token: str):
-    table = authorize(token).table
-    seat = request.form.get("seat", type=int)
-    version = request.form.get("version", type=int)
-    submission = (request.form.get("submission") or "")[:40]
-    if seat is None or version is None or not submission:
-        flash(_("That request was incomplete; nothing was changed."), "error")
-        return redirect(url_for("tables.scoreboard", token=token)), 303
-    declined = request.form.get("decision") == "no"
-    try:
-        with transaction():
-            reenter(table, version, submission, seat, declined=declined)
-        if declined:
-            flash(_("%(name)s stays out.", name=table.names[seat]), "ok")
-        else:
-            flash(_("%(name)s is back in the game.", name=table.names[seat]), "ok")
-    except AlreadySaved:
-        flash(_("That re-entry was already recorded."), "ok")
-    except StaleError:
-        flash(stale_text(), "error")
-    except ChinchonError as error:
-        flash(_("Re-entry refused: %(reason)s", reason=error_text(error)), "error")
-    if request.form.get("back") == "hand":
-        return redirect(url_for("tables.new_hand", token=token)), 303
-    return redirect(url_for("tables.scoreboard", token=token)), 303
+@allow(WRITE)
+def reentry(link: Link):
+    table = link.table
+    back = url_for("tables.new_hand" if request.form.get("back") == "hand" else "tables.scoreboard", token=link.token)
+    return decide_reentry(table, link, back)
 
 
 @bp.post("/t/<token>/undo")
-def undo(token: str):
-    table = by_hand(authorize(token))
+@allow(BY_HAND)
+def undo(link: Link):
+    def said(what: undo_service.Undone) -> str | None:
+        if what is undo_service.Undone.REENTRY:
+            return _("Re-entry undone.")
+        if what is undo_service.Undone.DECLINED:
+            return _("Undone: the question of buying back in is open again.")
+        return None
+
     version = request.form.get("version", type=int)
-    try:
-        with transaction():
-            what = undo_last(table, version)
-        if what == "reentry":
-            flash(_("Re-entry undone."), "ok")
-        elif what == "declined":
-            flash(_("Undone: the question of buying back in is open again."), "ok")
-    except StaleError:
-        flash(stale_text(), "error")
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-    return redirect(url_for("tables.scoreboard", token=token)), 303
+    return write(
+        lambda: undo_service.undo_last(link.table, version), url_for("tables.scoreboard", token=link.token), said
+    )
 
 
 @bp.post("/t/<token>/restore")
-def restore(token: str):
-    table = by_hand(authorize(token))
+@allow(BY_HAND)
+def restore(link: Link):
     version = request.form.get("version", type=int)
     number = request.form.get("number", type=int)
-    try:
-        with transaction():
-            hand = restore_hand(table, version, number)
-        flash(_("Hand %(number)s restored.", number=hand.number), "ok")
-    except StaleError:
-        flash(stale_text(), "error")
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-    return redirect(url_for("tables.scoreboard", token=token)), 303
+    return write(
+        lambda: undo_service.restore_hand(link.table, version, number),
+        url_for("tables.scoreboard", token=link.token),
+        lambda restored: _("Hand %(number)s restored.", number=restored),
+    )
 
 
 @bp.post("/t/<token>/rematch")
-def rematch(token: str):
-    link = authorize(token)
+@allow(WRITE)
+def rematch(link: Link):
     table = link.table
-    if table.kind == "digital":  # stays digital, with its computer players: the play blueprint makes it
-        return redirect(url_for("play.rematch", token=token), 307)
-    try:
-        with transaction():
-            new = make_rematch(table, request.form.get("version", type=int))
-    except StaleError:
-        flash(stale_text(), "error")
-        return redirect(url_for("tables.scoreboard", token=token)), 303
-    except ChinchonError as error:
-        flash(error_text(error), "error")
-        return redirect(url_for("tables.scoreboard", token=token)), 303
+    if table.kind is TableKind.DIGITAL:  # stays digital, with its computer players: the play blueprint makes it
+        return redirect(url_for("play.rematch", token=link.token), 307)
     # A link never leads to a higher one: the player link's rematch opens with the player link.
-    opened = new.owner_token if link.role == OWNER else new.player_token
-    response = redirect(url_for("tables.scoreboard", token=opened))
-    remember_table(response, opened)
+    role = link.role
+    made = attempt(lambda: _opened(make_rematch(table, request.form.get("version", type=int)), role))
+    if isinstance(made, Refused):
+        made.flash()
+        return redirect(url_for("tables.scoreboard", token=link.token)), 303
+    response = redirect(url_for("tables.scoreboard", token=made))
+    remember_table(response, made)
     return response, 303
 
 
+def _opened(new: GameTable, role: str) -> str:
+    return new.owner_token if role == OWNER else new.player_token
+
+
 # -- entering a hand ------------------------------------------------------------------------
-def _entry_page(table, token, current, state, *, error=None, hand_number=None, status=200, other=None):
+def _entry_page(link: Link, current: Standing, state: EntryState, *, error=None, number=None, status=200, other=None):
+    table = link.table
     result = None
     problem = error
-    if state.closer is not None and state.mode == "cards":
-        result, missing = preview(current, state)
-        problem = problem or missing
+    if state.closer is not None and state.mode is EntryMode.CARDS:
+        shown = hand_service.preview(current, state.entry())
+        result = shown.judgement
+        problem = problem or shown.problem
     if isinstance(problem, ChinchonError):
         problem = FormError.of(problem)
+    step = next_step(table, current) if number is None else None
     context = dict(
         table=table,
-        token=token,
+        token=link.token,
         s=current,
         state=state,
         result=result,
@@ -276,49 +249,13 @@ def _entry_page(table, token, current, state, *, error=None, hand_number=None, s
         order=state.order(current),
         closer_scores=sorted(possible_closer_scores(current.rules)),
         DISCARD=DISCARD,
-        hand_number=hand_number or current.next_number,
-        editing=hand_number is not None,
+        hand_number=number or current.next_number,
+        editing=number is not None,
         other=other,
+        step=step,
+        offers=offers(step, link) if step is not None else [],
     )
     return render_page("tables/hand.html", "tables/partials/verdict.html", "verdict", **context), status
-
-
-def preview(current, state: EntryState):
-    """The engine's verdict so far (a :class:`Judged`), or the first thing still missing."""
-    try:
-        data = to_input(state, current)
-        if state.mode == "points":
-            return None, None
-        judged = judge(state, current, data)
-        return judged, (judged.missing[0] if judged and judged.legal and judged.missing else None)
-    except CountError as error:
-        return None, count_problem(error, state, current)
-    except ChinchonError as error:
-        return None, ChinchonError(error_text(error), error.field)  # engine errors in the page's language
-
-
-def _store(table, current, state: EntryState, replaces):
-    """Store the form's hand: every player by cards (the engine settles it
-    all), by points, or some by cards and the others by points."""
-    data = to_input(state, current)
-    others = [s for s in current.seats_in if s != state.closer]
-    table.entry_mode = "cards" if any(state.hands.get(s) for s in others) else "points"  # stored with the hand
-    judged = judge(state, current, data) if state.mode == "cards" else None
-    if judged is None:
-        data = to_input(dataclasses.replace(state, mode="points"), current)
-        return store_hand(table, state.version, state.submission, data, replaces=replaces)
-    if judged.all_cards:
-        return store_hand(table, state.version, state.submission, data, replaces=replaces)
-    if judged.legal and judged.missing:
-        raise judged.missing[0]
-    if not judged.legal:
-        raise ServiceError("cannot_close", "closer", name=table.names[state.closer], why=judged.verdict.why)
-    data.points = dict(judged.points)
-    data.chinchon = judged.chinchon
-    data.mode = "points"
-    return store_mixed_hand(
-        table, state.version, state.submission, data, judged.seats, judged.result, replaces=replaces
-    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -337,19 +274,21 @@ class KeptEntry:
         return sorted({*self.other.points, *self.mine})
 
 
-def _kept_entry(table, token, state: EntryState):
+def _kept_entry(link: Link, state: EntryState):
     """Another phone saved first: show what it saved next to this phone's
     entry, which is kept (not thrown away) to be saved as the next hand or
     dropped; when both are the same hand, only dropping it is offered."""
+    table = link.table
     db.session.refresh(table)
     fresh = standing(table)
-    if fresh.state.finished:
-        flash(_("The match is over."), "error")
-        return redirect(url_for("tables.scoreboard", token=token)), 303
+    step = next_step(table, fresh)
+    if step.played_out:
+        flash(error_text(step.error("closer")), "error")
+        return redirect(url_for("tables.scoreboard", token=link.token)), 303
     other = fresh.rows[-1] if fresh.rows else None
     kept = None
     if other is not None:
-        mine = entry_points(standing_before(table, other.hand), state)
+        mine = hand_service.entry_points(standing_before(table, other.hand), state.entry())
         kept = KeptEntry(
             other=other,
             mine=mine or {},
@@ -359,61 +298,48 @@ def _kept_entry(table, token, state: EntryState):
     state.version = table.version
     if state.closer not in fresh.seats_in:
         state.closer = None
-    return _entry_page(table, token, fresh, state, status=409, other=kept)
+    return _entry_page(link, fresh, state, status=409, other=kept)
 
 
-def _save(table, token, current, state, *, replaces=None):
-    # A hand sent again by the phone's offline queue (offline.js) reads the
-    # outcome as JSON instead of following a redirect.
-    queued = request.headers.get("X-Chinchon-Queue") == "1"
-    try:
-        with transaction():
-            try:
-                hand = _store(table, current, state, replaces)
-            except CountError as error:
-                raise count_problem(error, state, current) from None
-    except AlreadySaved:
+def _save(link: Link, current: Standing, state: EntryState, *, replaces=None):
+    """Judge and store the form's hand in one service call.  A hand sent
+    again by the phone's offline queue (offline.js) reads the outcome as JSON
+    instead of following a redirect."""
+    table = link.table
+    queued = request.headers.get(QUEUE_HEADER) == QUEUED
+    entry = state.entry()
+    saved = attempt(
+        lambda: hand_service.save_hand(table, state.version, state.submission, entry, replaces=replaces),
+        replayed=Replayed.HAND,
+    )
+    if isinstance(saved, Refused):
         if queued:
-            return _queue_answer(table, "stored")
-        flash(_("This hand was already saved."), "ok")
-        return redirect(url_for("tables.scoreboard", token=token)), 303
-    except StaleError:
-        if queued:
-            return _queue_answer(table, "stale")
-        if replaces is None:
-            return _kept_entry(table, token, state)
-        flash(
-            _(
-                "Someone else saved a change to this table meanwhile. Check the score below, then enter the hand again if it is missing."
-            ),
-            "error",
-        )
-        return redirect(url_for("tables.scoreboard", token=token)), 303
-    except ChinchonError as error:
-        if queued:
-            return _queue_answer(table, "refused", error=error_text(error), field=error.field)
+            return _queue_answer(table, saved)
+        if saved.why is Why.REPLAYED:
+            saved.flash()
+            return redirect(url_for("tables.scoreboard", token=link.token)), 303
+        if saved.why is Why.STALE and replaces is None:
+            return _kept_entry(link, state)
+        if saved.why is Why.STALE:
+            saved.flash()
+            return redirect(url_for("tables.scoreboard", token=link.token)), 303
         return _entry_page(
-            table,
-            token,
-            current,
-            state,
-            error=error,
-            hand_number=replaces.number if replaces else None,
-            status=400,
+            link, current, state, error=saved.error, number=replaces.number if replaces else None, status=400
         )
     if queued:
-        return _queue_answer(table, "stored")
-    if replaces is not None:
-        flash(_("Hand %(number)s corrected; every later total was recomputed.", number=hand.number), "ok")
+        return _queue_answer(table, None)
+    if saved.corrected:
+        flash(_("Hand %(number)s corrected; every later total was recomputed.", number=saved.number), "ok")
     else:
-        flash(_("Hand %(number)s saved.", number=hand.number), "ok")
-    return redirect(url_for("tables.scoreboard", token=token)), 303
+        flash(_("Hand %(number)s saved.", number=saved.number), "ok")
+    return redirect(url_for("tables.scoreboard", token=link.token)), 303
 
 
-def _queue_answer(table, status: str, **extra):
+def _queue_answer(table: GameTable, refused: Refused | None) -> dict:
     """The outcome for the offline queue (``stored``, ``stale`` or ``refused``:
     the request itself went well, so 200), the table's version now, and the
     last hand stored (shown beside a pending hand that met a newer version)."""
+    db.session.refresh(table)
     current = standing(table)
     names = table.names
     last = None
@@ -424,81 +350,82 @@ def _queue_answer(table, status: str, **extra):
             "closer": names[row.hand.closer_seat],
             "points": [[names[seat], points] for seat, points in sorted(row.points.items())],
         }
+    extra: dict[str, object] = {}
+    if refused is None or refused.harmless:
+        status = QueueStatus.STORED
+    elif refused.why is Why.STALE:
+        status = QueueStatus.STALE
+    else:
+        status, extra = QueueStatus.REFUSED, {"error": refused.message, "field": refused.field}
     answer = {"status": status, "version": table.version, "next_number": current.next_number, "last": last}
     return {**answer, **extra}
 
 
 @bp.route("/t/<token>/hands/new", methods=["GET", "POST"])
-def new_hand(token: str):
-    table = by_hand(authorize(token))
+@allow(BY_HAND)
+def new_hand(link: Link):
+    table = link.table
     current = standing(table)
-    if current.state.finished:
-        if request.headers.get("X-Chinchon-Queue") == "1":
-            return _queue_answer(table, "refused", error=_("The match is over."), field="closer")
-        flash(_("The match is over."), "error")
-        return redirect(url_for("tables.scoreboard", token=token)), 303
+    step = next_step(table, current)
+    saving = request.method == "POST" and request.form.get("action") == "save"
+    if (step.played_out or step.closed) and not saving:  # nothing left to enter: no grid to tap in vain
+        flash(error_text(step.error("closer")), "error")
+        return redirect(url_for("tables.scoreboard", token=link.token)), 303
     if request.method == "GET":
-        try:
-            verify_next_hand(table, current)
-        except ServiceError as refused:  # a tournament's table closed or played out: no grid to tap in vain
-            if refused.params["key"] in ("table_closed", "result_final", "hand_limit"):
-                flash(error_text(refused), "error")
-                return redirect(url_for("tables.scoreboard", token=token)), 303
         closer = request.args.get("closer", type=int)  # picked on the scoreboard: one tap less
         state = EntryState(version=table.version, closer=closer if closer in current.seats_in else None)
         state.active = str(state.closer) if state.closer is not None else ""
-        return _entry_page(table, token, current, state)
+        return _entry_page(link, current, state)
     state = read_state(request.form, current)
-    if request.form.get("action") == "save":
-        return _save(table, token, current, state)
-    return _entry_page(table, token, current, state)
+    if saving:
+        return _save(link, current, state)
+    return _entry_page(link, current, state)
 
 
 @bp.route("/t/<token>/hands/<int:number>/edit", methods=["GET", "POST"])
-def edit_hand(token: str, number: int):
-    table = by_hand(authorize(token))
+@allow(BY_HAND)
+def edit_hand(link: Link, number: int):
+    table = link.table
     hand = next((h for h in table.active_hands() if h.number == number), None)
     if hand is None:
         abort(404)
     before = standing_before(table, hand)
     if request.method == "GET":
-        state = state_of_hand(hand, before)
-        state.version = table.version
-        return _entry_page(table, token, before, state, hand_number=number)
+        return _entry_page(link, before, state_of_hand(hand, table.version), number=number)
     state = read_state(request.form, before)
     if request.form.get("action") == "save":
-        return _save(table, token, before, state, replaces=hand)
-    return _entry_page(table, token, before, state, hand_number=number)
+        return _save(link, before, state, replaces=hand)
+    return _entry_page(link, before, state, number=number)
 
 
 # -- history ---------------------------------------------------------------------------------
 @bp.get("/t/<token>/history")
-def history(token: str):
-    link = authorize(token)
-    table, role = link.table, link.role
+@allow(READ)
+def history(link: Link):
+    table = link.table
     current = standing(table)
-    chart = totals_chart(table, current)
-    hints = hints_by_number(table) if table.kind == "digital" else {}
-    marks = {row.hand.number: mark_text(row) for row in current.rows}
-    all_combined = signed(current.rules.all_combined_bonus)
-    currency = table.group.currency if table.group else None
+    digital = table.kind is TableKind.DIGITAL
     return render_template(
         "tables/history.html",
         table=table,
         s=current,
-        token=token,
-        role=role,
-        chart=chart,
-        hints=hints,
-        marks=marks,
-        all_combined=all_combined,
-        currency=currency,
+        token=link.token,
+        read_only=link.role is WATCH,
+        may_correct=link.may("tables.edit_hand") and not digital,
+        may_review=digital and (link.role is not WATCH or current.state.finished),
+        digital=digital,
+        chart=totals_chart(table, current),
+        hints=hints_by_number(table) if digital else {},
+        marks={row.hand.number: mark_text(row) for row in current.rows},
+        all_combined=signed(current.rules.all_combined_bonus),
+        currency=table.group.currency if table.group else None,
     )
 
 
 @bp.get("/t/<token>/history.csv")
-def history_csv(token: str):
-    table = authorize(token).table
+@allow(READ)
+def history_csv(link: Link):
+    table = link.table
     filename = f"chinchon-{table.created_at:%Y%m%d-%H%M}.csv"
     return Response(
         history_file(standing(table)),
@@ -509,35 +436,33 @@ def history_csv(token: str):
 
 # -- the owner's link: change the rules, delete the table --------------------------------------
 @bp.route("/t/<token>/settings", methods=["GET", "POST"])
-def settings(token: str):
-    table = authorize(token).table
+@allow(OWNER_ONLY)
+def settings(link: Link):
+    table = link.table
     form = SettingsForm.for_table(table, submitted=request.method == "POST")
     if request.method == "POST" and form.validate():
-        try:
-            with transaction():
-                change_settings(table, form.version.data, form.name.data or "", form.overrides())
-        except StaleError:
-            flash(stale_text(), "error")
-            return redirect(url_for("tables.scoreboard", token=token)), 303
-        except ChinchonError as error:
-            problem = FormError.of(error)
-            target = getattr(form, problem.field.removeprefix("rules."), None) or form.target
-            target.errors = [*target.errors, problem.message]
-        else:
+        version, name, overrides = form.version.data, form.name.data or "", form.overrides()
+        changed = attempt(lambda: table_service.change_settings(table, version, name, overrides))
+        if not isinstance(changed, Refused):
             flash(_("Rules updated; every total was recomputed."), "ok")
-            return redirect(url_for("tables.scoreboard", token=token)), 303
+            return redirect(url_for("tables.scoreboard", token=link.token)), 303
+        if changed.why is Why.STALE:
+            changed.flash()
+            return redirect(url_for("tables.scoreboard", token=link.token)), 303
+        target = getattr(form, changed.field.removeprefix("rules."), None) or form.target
+        target.errors = [*target.errors, changed.message]
     status = 400 if request.method == "POST" else 200
     rules_text = table_rules_line(table)
-    return render_template("tables/settings.html", table=table, token=token, form=form, rules_text=rules_text), status
+    return render_template(
+        "tables/settings.html", table=table, token=link.token, form=form, rules_text=rules_text
+    ), status
 
 
 @bp.post("/t/<token>/delete")
-def delete_table(token: str):
-    table = authorize(token).table
+@allow(OWNER_ONLY)
+def delete_table(link: Link):
     if request.form.get("confirm") != "delete":
-        flash(_("Tick the box to confirm deleting the table."), "error")
-        return redirect(url_for("tables.settings", token=token)), 303
-    with transaction():
-        delete_table_record(table)
-    flash(_("The table was deleted."), "ok")
-    return redirect(url_for("main.home")), 303
+        flash(unconfirmed_text(Unconfirmed.DELETE_TABLE), "error")
+        return redirect(url_for("tables.settings", token=link.token)), 303
+    table = link.table
+    return write(lambda: table_service.delete_table(table), url_for("main.home"), _("The table was deleted."))

@@ -41,6 +41,8 @@ class NumberList(StringField):
 class Money(StringField):
     """An amount as people type it: "5", "2,50", "2.50"."""
 
+    data: Decimal | None
+
     def process_formdata(self, valuelist):
         text = (valuelist[0] if valuelist else "").strip().replace(",", ".")
         self.data = Decimal(0)
@@ -152,9 +154,9 @@ class TournamentForm(HouseRules, FlaskForm):
         return Settings(
             format=self.format.data,
             advance=int(self.advance.data),
-            rounds=self.rounds.data,
-            round_hands=self.round_hands.data,
-            round_minutes=self.round_minutes.data,
+            rounds=self.rounds.data or 0,
+            round_hands=self.round_hands.data or 0,
+            round_minutes=self.round_minutes.data or 0,
             scale=self.scale.data or DEFAULT_SCALE,
             reseat=self.reseat.data,
             currency=self.currency.data,

@@ -30,26 +30,22 @@ from ..services.tournaments import (
     withdraw,
 )
 from ..services.transfer import export_tournament
-from ..services.unit import ServiceError, StaleError, transaction
-from ..web.access import OWNER, PLAYER, WATCH, authorize, group_link
+from ..services.unit import ServiceError
+from ..web.access import OWNER, OWNER_ONLY, PLAYER, READ, WATCH, Link, allow, group_link
 from ..web.i18n import local_currency, money
-from ..web.messages import error_text
+from ..web.messages import Stale, Unconfirmed, error_text, expired_text, unconfirmed_text
 from ..web.pace import play_pace
 from ..web.qr import qr_response
 from ..web.spreadsheet import spreadsheet
+from ..web.writes import Refused, Why, attempt
 from . import bp
 from .forms import CorrectForm, TournamentForm
 
 
-@bp.before_request
-def check_link():
-    """Every route with a link is in ``companion.web.access.PERMISSIONS``."""
-    token = (request.view_args or {}).get("token")
-    if token is None:
-        return None
-    link = authorize(token)
+def _opened(link: Link) -> str:
+    """The tournament this request's link opened (``g.tournament``, ``g.role``); returns the link."""
     g.tournament, g.role = link.tournament, link.role
-    return None
+    return link.token
 
 
 def table_token(table: GameTable, role: str) -> str:
@@ -91,21 +87,24 @@ def new():
     elif request.method == "GET":
         form.currency.data = local_currency()
     if request.method == "POST" and form.validate():
-        try:
-            with transaction():
-                tournament = create_tournament(
+        made = attempt(
+            lambda: (
+                create_tournament(
                     name=form.name.data,
                     players=form.player_names(),
                     preset=form.preset.data,
                     overrides=form.overrides(),
                     settings=form.settings(),
                     group=group,
-                )
-        except ChinchonError as error:
-            form.add_error(error.field.removeprefix("rules."), error_text(error))
+                ).owner_token
+            ),
+            stale=Stale.TOURNAMENT,
+        )
+        if isinstance(made, Refused):
+            form.add_error(made.field.removeprefix("rules."), made.message)
         else:
             flash(_("Tournament created. Keep this page's link: it is the organizer's."), "ok")
-            return redirect(url_for("tournaments.page", token=tournament.owner_token)), 303
+            return redirect(url_for("tournaments.page", token=made)), 303
     status = 400 if request.method == "POST" else 200
     return render_template("tournaments/new.html", form=form), status
 
@@ -129,6 +128,8 @@ def _context(token: str, view: Overview | None = None, **extra) -> dict:
         "view": view,
         "token": token,
         "role": g.role,
+        "read_only": g.role is WATCH,
+        "organizer": g.role is OWNER,
         "seating": seating,
         "seating_problem": problem,
         "time_left": left,
@@ -145,35 +146,45 @@ def _unchanged() -> bool:
 
 
 @bp.get("/c/<token>")
-def page(token: str):
+@allow(READ)
+def page(link: Link):
+    token = _opened(link)
     if _unchanged():
         return "", 204
     return render_template("tournaments/page.html", **_context(token))
 
 
 @bp.get("/c/<token>/wall")
-def wall(token: str):
+@allow(READ)
+def wall(link: Link):
+    token = _opened(link)
     if _unchanged():
         return "", 204
     return render_template("tournaments/wall.html", **_context(token))
 
 
 @bp.get("/c/<token>/seating")
-def seating(token: str):
+@allow(READ)
+def seating(link: Link):
     """Every round's seating, printable: the tables, and a line per player."""
+    token = _opened(link)
     return render_template("tournaments/seating.html", **_context(token))
 
 
 @bp.get("/c/<token>/standings")
-def standings(token: str):
+@allow(READ)
+def standings(link: Link):
     """Every player's line (the dashboard shows the first 20)."""
+    token = _opened(link)
     if _unchanged():
         return "", 204
     return render_template("tournaments/standings.html", **_context(token))
 
 
 @bp.get("/c/<token>/tables/<int:table_id>/qr.svg")
-def table_qr(token: str, table_id: int):
+@allow(READ)
+def table_qr(link: Link, table_id: int):
+    _opened(link)
     table = _table_of(table_id)
     url = url_for("tables.scoreboard", token=table_token(table, g.role), _external=True)
     return qr_response(url)
@@ -196,19 +207,13 @@ def _refused(token: str, message: str, status: int):
 
 
 def _write(token: str, call, done: str):
-    try:
-        with transaction():
-            call()
-    except StaleError:
-        return _refused(token, stale(), 409)
-    except ChinchonError as error:
-        return _refused(token, error_text(error), 400)
+    """One of the organizer's writes, through the write pipeline; a refusal
+    shows the dashboard again, saying why nothing was changed."""
+    outcome = attempt(call, stale=Stale.TOURNAMENT)
+    if isinstance(outcome, Refused):
+        return _refused(token, outcome.message, outcome.status)
     flash(done, "ok")
     return _back(token)
-
-
-def stale() -> str:
-    return _("Somebody just changed this tournament; here is how it stands now. Nothing was changed.")
 
 
 def _version() -> int | None:
@@ -216,7 +221,9 @@ def _version() -> int | None:
 
 
 @bp.post("/c/<token>/rounds", endpoint="start_round")
-def start_round_(token: str):
+@allow(OWNER_ONLY)
+def start_round_(link: Link):
+    token = _opened(link)
     t = g.tournament
     number = len(t.played_rounds) + 1
     return _write(
@@ -225,20 +232,26 @@ def start_round_(token: str):
 
 
 @bp.post("/c/<token>/rounds/undo", endpoint="undo_round")
-def undo_round_(token: str):
+@allow(OWNER_ONLY)
+def undo_round_(link: Link):
+    token = _opened(link)
     t = g.tournament
     return _write(token, lambda: undo_round(t, _version()), _("The round's start is undone; its tables are gone."))
 
 
 @bp.post("/c/<token>/players", endpoint="sign_up")
-def sign_up_(token: str):
+@allow(OWNER_ONLY)
+def sign_up_(link: Link):
+    token = _opened(link)
     t = g.tournament
     name = request.form.get("name") or ""
     return _write(token, lambda: sign_up(t, _version(), name), _("%(name)s is signed up.", name=name.strip()))
 
 
 @bp.post("/c/<token>/players/withdraw", endpoint="withdraw")
-def withdraw_(token: str):
+@allow(OWNER_ONLY)
+def withdraw_(link: Link):
+    token = _opened(link)
     t = g.tournament
     player = request.form.get("player", type=int)
     names = {p.id: p.name for p in t.players}
@@ -248,16 +261,20 @@ def withdraw_(token: str):
 
 
 @bp.post("/c/<token>/tables/close", endpoint="close_table")
-def close_table_(token: str):
+@allow(OWNER_ONLY)
+def close_table_(link: Link):
+    token = _opened(link)
     t = g.tournament
     if request.form.get("confirm") != "close":
-        return _refused(token, _("Tick the box to confirm: the table ends with its standing now."), 400)
+        return _refused(token, unconfirmed_text(Unconfirmed.CLOSE_TABLE), 400)
     table = request.form.get("table", type=int)
     return _write(token, lambda: close_table(t, _version(), table), _("The table is closed with its standing."))
 
 
 @bp.route("/c/<token>/tables/<int:table_id>/correct", methods=["GET", "POST"])
-def correct(token: str, table_id: int):
+@allow(OWNER_ONLY)
+def correct(link: Link, table_id: int):
+    token = _opened(link)
     t = g.tournament
     table = _table_of(table_id)
     if t.played_rounds[-1] is not table.round:
@@ -265,12 +282,11 @@ def correct(token: str, table_id: int):
     form = CorrectForm() if request.method == "POST" else CorrectForm(formdata=None, version=t.version)
     error, code = None, 200
     if request.method == "POST":
-        error, code = _correct(t, table, form), 400
-        if error is None:
+        refused = _correct(t, table, form)
+        if refused is None:
             flash(_("Table %(number)s corrected.", number=table.round_table), "ok")
             return _back(token)
-        if error == stale():
-            code = 409
+        error, code = refused.message, refused.status
     page = render_template(
         "tournaments/correct.html",
         t=t,
@@ -284,37 +300,45 @@ def correct(token: str, table_id: int):
     return page, code
 
 
-def _correct(t, table: GameTable, form: CorrectForm) -> str | None:
-    """The correction stored, or what stopped it."""
+def _correct(t, table: GameTable, form: CorrectForm) -> Refused | None:
+    """The correction stored (None), or what stopped it."""
     if not form.validate():
-        return _("This form has expired. Please send it again.")
-    places = {seat: request.form.get(f"place{seat}", type=int) for seat in entrants(table)}
-    if sorted(p or 0 for p in places.values()) != list(range(1, len(places) + 1)):
-        return error_text(ServiceError("order", "order"))
+        return Refused(Why.REFUSED, expired_text())
+    places = {seat: request.form.get(f"place{seat}", type=int) or 0 for seat in entrants(table)}
+    if sorted(places.values()) != list(range(1, len(places) + 1)):
+        error = ServiceError("order", "order")
+        return Refused(Why.REFUSED, error_text(error), error)
     order = sorted(places, key=places.__getitem__)
-    try:
-        with transaction():
-            correct_result(t, form.version.data, table.id, order, form.reason.data or "")
-    except StaleError:
-        return stale()
-    except ChinchonError as refused:
-        return error_text(refused)
-    return None
+    done = attempt(
+        lambda: correct_result(t, form.version.data, table.id, order, form.reason.data or ""), stale=Stale.TOURNAMENT
+    )
+    return done if isinstance(done, Refused) else None
 
 
 @bp.post("/c/<token>/delete")
-def delete(token: str):
+@allow(OWNER_ONLY)
+def delete(link: Link):
+    token = _opened(link)
     if request.form.get("confirm") != "delete":
-        return _refused(token, _("Tick the box to confirm: the tournament and all its tables are deleted."), 400)
-    with transaction():
-        delete_tournament(g.tournament)
-    flash(_("Tournament deleted."), "ok")
+        return _refused(token, unconfirmed_text(Unconfirmed.DELETE_TOURNAMENT), 400)
+    tournament = g.tournament
+    return _write_home(lambda: delete_tournament(tournament), _("Tournament deleted."))
+
+
+def _write_home(call, done: str):
+    outcome = attempt(call, stale=Stale.TOURNAMENT)
+    if isinstance(outcome, Refused):
+        outcome.flash()
+    else:
+        flash(done, "ok")
     return redirect(url_for("main.home")), 303
 
 
 # -- exports ---------------------------------------------------------------------------------------
 @bp.get("/c/<token>/export.json")
-def export(token: str):
+@allow(OWNER_ONLY)
+def export(link: Link):
+    _opened(link)
     return Response(
         json.dumps(export_tournament(g.tournament), ensure_ascii=False, indent=1),
         mimetype="application/json",
@@ -323,8 +347,10 @@ def export(token: str):
 
 
 @bp.get("/c/<token>/standings.csv")
-def standings_csv(token: str):
+@allow(READ)
+def standings_csv(link: Link):
     """The standings, then one row per player and table played."""
+    _opened(link)
     view = overview(g.tournament)
     on_points = g.tournament.format == "points"  # a knockout counts no tournament points
     head = [_("Place"), _("Player"), *([_("Tournament points")] if on_points else [])]

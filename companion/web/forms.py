@@ -10,19 +10,19 @@ from wtforms import FieldList, HiddenField, RadioField, SelectChoice, SelectFiel
 from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
-from ..models import GameTable
+from ..models import GameTable, PlayerKind, PlayMode
 from ..rules import DECKS, PRESETS, ChinchonError, get_rules
 from ..rules.match import verify_players
 from ..rules.names import normalize_name
 from ..rules.variants import AUTO, OPTIONS, TWO_DECKS, CloseRule, Layoffs
-from ..services.scoreboard import changeable
+from ..services.tables import changeable
 from ..services.unit import ServiceError
 from .house_rules import HOUSE_RULES, POINTS, BoundedInteger, HouseRules, minimal
 from .i18n import preset_name
 from .messages import FormError, error_text
 
 MAX_PLAYERS = 8
-MAX_JOKERS = OPTIONS["jokers"].high
+MAX_JOKERS: int = OPTIONS["jokers"].high or 0
 
 #: What sets each preset apart, in a line (the presets themselves are the engine's).
 PRESET_DESCRIPTIONS = {
@@ -117,7 +117,7 @@ class TableForm(HouseRules, FlaskForm):
 
 class SettingsForm(HouseRules, FlaskForm):
     """The owner's settings: the name, and the rules this table may change now
-    (``services.scoreboard.changeable``); the other options' fields are taken off."""
+    (``services.tables.changeable``); the other options' fields are taken off."""
 
     version = BoundedInteger(validators=[InputRequired()], widget=HiddenInput())
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
@@ -188,7 +188,8 @@ def split_names(text: str) -> list[str]:
     >>> split_names("Ana, Ben\\nCarla\\n\\n")
     ['Ana', 'Ben', 'Carla']
     """
-    names, current = [], []
+    names: list[str] = []
+    current: list[str] = []
     for i, ch in enumerate(text or ""):
         after = text[i + 1 : i + 2]
         if ch in LINE_BREAKS or (ch in COMMAS and not (after and _extends(after))):
@@ -202,21 +203,21 @@ def split_names(text: str) -> list[str]:
 
 #: Who sits in a digital table's seat: a person, or a computer player of ``bots.BOTS``.
 KIND_CHOICES = [
-    SelectChoice("human", _l("Person")),
-    SelectChoice("simple", _l("Computer (easy): keeps its loose points low, closes as soon as it can")),
-    SelectChoice("good", _l("Computer (hard): remembers the discards, looks one draw ahead")),
-    SelectChoice("expert", _l("Computer (expert): weighs the odds of every unseen card and the match score")),
+    SelectChoice(PlayerKind.HUMAN, _l("Person")),
+    SelectChoice(PlayerKind.SIMPLE, _l("Computer (easy): keeps its loose points low, closes as soon as it can")),
+    SelectChoice(PlayerKind.GOOD, _l("Computer (hard): remembers the discards, looks one draw ahead")),
+    SelectChoice(PlayerKind.EXPERT, _l("Computer (expert): weighs the odds of every unseen card and the match score")),
 ]
 #: The same, short enough for a row of the new-game form on a phone (the
 #: long labels are listed below the rows).
 KIND_SHORT = [
-    SelectChoice("human", _l("Person")),
-    SelectChoice("simple", _l("Computer: easy")),
-    SelectChoice("good", _l("Computer: hard")),
-    SelectChoice("expert", _l("Computer: expert")),
+    SelectChoice(PlayerKind.HUMAN, _l("Person")),
+    SelectChoice(PlayerKind.SIMPLE, _l("Computer: easy")),
+    SelectChoice(PlayerKind.GOOD, _l("Computer: hard")),
+    SelectChoice(PlayerKind.EXPERT, _l("Computer: expert")),
 ]
 #: How a digital table's people play (``GameTable.play_mode``).
 MODE_CHOICES = [
-    SelectChoice("hotseat", _l("On this phone, passing it round")),
-    SelectChoice("devices", _l("Each person on their own phone (a link each)")),
+    SelectChoice(PlayMode.HOTSEAT, _l("On this phone, passing it round")),
+    SelectChoice(PlayMode.DEVICES, _l("Each person on their own phone (a link each)")),
 ]

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -261,6 +261,7 @@ def tokens(name: str) -> list[str]:
     if rule.kind == POINTS:
         return [*found, AS_POINTS]
     if option.kind == "int":
+        assert option.low is not None and option.high is not None  # the engine bounds every int option
         found += [str(n) for n in range(option.low, min(option.high, rule.most or option.high) + 1)]
     return found
 
@@ -414,6 +415,8 @@ def _in_range(name: str):
 class FiniteDecimal(DecimalField):
     """A decimal number; "NaN" and "Infinity" are not one (WTForms takes them)."""
 
+    data: Decimal | None
+
     def process_formdata(self, valuelist):
         super().process_formdata(valuelist)
         if self.data is not None and not self.data.is_finite():
@@ -509,6 +512,12 @@ class HouseRules:
     wild_ace = BooleanField(
         _l("The ace of oros (A♦) is wild"), description=_l("It can stand for any card, or count as itself.")
     )
+
+    if TYPE_CHECKING:  # the form's, at run time (this class is mixed in before FlaskForm)
+
+        def __getitem__(self, name: str) -> Any: ...
+
+        def __contains__(self, name: str) -> bool: ...
 
     def house_names(self, skip=()) -> list[str]:
         """The options on this form, in the engine's order, but those in ``skip``."""

@@ -244,13 +244,14 @@ def _card_names(locale: str, deck_name: str, style: str) -> dict[Card, str]:
     names = {JOKER: _("joker")}
     for card in DECKS[deck_name].cards():
         rank = str(courts[card.rank]) if card.rank in courts else str(card.rank)
+        assert card.suit is not None  # a deck's cards have suits; the joker is named above
         names[card] = _("%(rank)s of %(suit)s", rank=rank, suit=suit_name(card.suit.value, style))
     return names
 
 
 def card_label(card: Card, deck_name: str, style: str) -> str:
     """The short face of a card: "12" plus its suit mark, or "K♥"."""
-    if card.is_joker:
+    if card.suit is None:  # the joker
         return "★"
     if deck_name == "french52":
         rank = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank))

@@ -42,7 +42,8 @@ def by_address() -> str:
 def limit_posts(bp: Blueprint, is_preview: Callable[[], bool] | None = None) -> None:
     """Limit the POSTs of ``bp``: writes, and (when ``is_preview`` tells them
     apart) previews, each per link and per address."""
-    kinds = [("writes", "WRITES", (lambda: is_preview()) if is_preview else (lambda: False))]
+    never: Callable[[], bool] = lambda: False  # noqa: E731
+    kinds: list[tuple[str, str, Callable[[], bool]]] = [("writes", "WRITES", is_preview or never)]
     if is_preview is not None:
         kinds.append(("previews", "PREVIEWS", lambda: not is_preview()))
     for scope, name, exempt in kinds:
@@ -51,7 +52,7 @@ def limit_posts(bp: Blueprint, is_preview: Callable[[], bool] | None = None) -> 
             methods=["POST"],
             key_func=by_link,
             scope=scope,
-            exempt_when=lambda exempt=exempt: exempt() or link_token() is None,
+            exempt_when=_or_without_link(exempt),
         )(bp)
         limiter.limit(
             _setting(f"RATE_LIMIT_ADDRESS_{name}"),
@@ -60,6 +61,11 @@ def limit_posts(bp: Blueprint, is_preview: Callable[[], bool] | None = None) -> 
             scope=f"{scope} by address",
             exempt_when=exempt,
         )(bp)
+
+
+def _or_without_link(exempt: Callable[[], bool]) -> Callable[[], bool]:
+    """Exempt as ``exempt`` says, and when the request has no link to count against."""
+    return lambda: exempt() or link_token() is None
 
 
 def _setting(name: str) -> Callable[[], str]:

@@ -8,6 +8,7 @@ never re-check a rule to find out what to say.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -29,9 +30,85 @@ class FormError:
         return cls(error.field, error_text(error))
 
 
-def stale_text() -> str:
-    """A write that lost the race against another phone."""
+class Stale(StrEnum):
+    """What a write that lost the race against another phone was about."""
+
+    TABLE = "table"  # a table's score: a hand, a correction, an undo, a buy-back, its settings
+    GAME = "game"  # a move in a digital game
+    VOID = "void"  # voiding the hand in play
+    TOURNAMENT = "tournament"  # the organizer's dashboard
+    GROUP = "group"
+
+
+def stale_text(what: Stale = Stale.TABLE) -> str:
+    """A write that lost the race against another phone: nothing was changed."""
+    match what:
+        case Stale.GAME:
+            return _("That move came too late: the game had moved on. Here is where it stands.")
+        case Stale.VOID:
+            return _("The hand had moved on, so nothing was voided. Look again, and void it if the table still agrees.")
+        case Stale.TOURNAMENT:
+            return _("Somebody just changed this tournament; here is how it stands now. Nothing was changed.")
     return _("Someone else changed this table a moment ago; here is the current score. Nothing was changed.")
+
+
+class Replayed(StrEnum):
+    """What a form sent again (a retry, a double tap) had already stored."""
+
+    HAND = "hand"
+    REENTRY = "reentry"
+    PAYMENT = "payment"
+    OTHER = "other"
+
+
+def replayed_text(what: Replayed) -> str:
+    match what:
+        case Replayed.HAND:
+            return _("This hand was already saved.")
+        case Replayed.REENTRY:
+            return _("That re-entry was already recorded.")
+        case Replayed.PAYMENT:
+            return _("That payment was already recorded.")
+    return _("That was already done; nothing was changed.")
+
+
+class Unconfirmed(StrEnum):
+    """A form that changes much at once, sent without ticking its confirmation."""
+
+    DELETE_TABLE = "delete_table"
+    NEW_SEASON = "new_season"
+    CLOSE_TABLE = "close_table"
+    DELETE_TOURNAMENT = "delete_tournament"
+
+
+def unconfirmed_text(what: Unconfirmed) -> str:
+    match what:
+        case Unconfirmed.DELETE_TABLE:
+            return _("Tick the box to confirm deleting the table.")
+        case Unconfirmed.NEW_SEASON:
+            return _("Tick the box to confirm the new season.")
+        case Unconfirmed.CLOSE_TABLE:
+            return _("Tick the box to confirm: the table ends with its standing now.")
+    return _("Tick the box to confirm: the tournament and all its tables are deleted.")
+
+
+def review_waits_text() -> str:
+    """A read-only link asking for a hand's review before the match is over."""
+    return _("A read-only link shows the review of each hand once the match is over.")
+
+
+def reentry_refused_text(reason: str) -> str:
+    return _("Re-entry refused: %(reason)s", reason=reason)
+
+
+def incomplete_text() -> str:
+    """A form that lacks what the app's own pages always send."""
+    return _("That request was incomplete; nothing was changed.")
+
+
+def expired_text() -> str:
+    """A form whose hidden fields (its version, its CSRF token) did not come back."""
+    return _("This form has expired. Please send it again.")
 
 
 def reason_text(reason: Reason | None) -> str:
@@ -137,10 +214,6 @@ def _play_text(error: ChinchonError) -> str:
             return _("Unknown action.")
         case "hints_off":
             return _("Hints are turned off at this table.")
-        case "playing":
-            return _("This hand is still being played.")
-        case "finished":
-            return _("The match is over.")
     return error.message
 
 
@@ -167,11 +240,87 @@ def _match_text(key: str | None, p: dict) -> str | None:
     return None
 
 
-def _score_text(key: str | None, p: dict) -> str | None:
-    """A scoreboard write refused (see companion/services/scoreboard.py)."""
+def _next_step_text(key: str | None, p: dict) -> str | None:
+    """What may happen next at a table, refused or done already (``services/nextstep.py``)."""
     match key:
-        case "match_over":
+        case "match_over" if p.get("rematch"):
             return _("The match is over; start a rematch to play on.")
+        case "match_over":
+            return _("The match is over.")
+        case "playing":
+            return _("This hand is still being played.")
+        case "reentry_pending":
+            names = p["names"]
+            return ngettext(
+                "First decide whether %(names)s buys back in.",
+                "First decide whether %(names)s buy back in.",
+                len(names),
+                names=", ".join(names),
+            )
+        case "reentry_decided" if p.get("by") and p.get("back_in"):
+            return _("%(by)s already decided: %(name)s is back in.", by=p["by"], name=p["name"])
+        case "reentry_decided" if p.get("by"):
+            return _("%(by)s already decided: %(name)s stays out.", by=p["by"], name=p["name"])
+        case "reentry_decided" if p.get("back_in"):
+            return _("Already decided: %(name)s is back in.", name=p["name"])
+        case "reentry_decided":
+            return _("Already decided: %(name)s stays out.", name=p["name"])
+        case "reentry_not_asked":
+            return _("There is no buy-back question for %(name)s now.", name=p.get("name", ""))
+        case "reentry_not_yours":
+            return _("%(name)s answers that on their own phone, or the table's phone does.", name=p.get("name", ""))
+        case "already_dealt" if p.get("by"):
+            return _("%(name)s already dealt hand %(number)s.", name=p["by"], number=p["number"])
+        case "already_dealt":
+            return _("Hand %(number)s is already dealt.", number=p["number"])
+        case "table_closed":
+            return _("The organizer has closed this table: its result stands as it was.")
+        case "result_final":
+            return _("This table's result is final already.")
+        case "hand_limit":
+            return ngettext(
+                "This round is %(num)s hand: it is over at this table.",
+                "This round is %(num)s hands: they are all in at this table.",
+                p["count"],
+            )
+        case "match_on":
+            return _("The match is still going on.")
+        case "rematch_tournament":
+            return _("A tournament table plays its round only: the organizer seats the next one.")
+    return None
+
+
+def _entry_text(key: str | None, p: dict) -> str | None:
+    """A hand's form that cannot be judged yet (``services/hands.py``)."""
+    match key:
+        case "closer_missing":
+            return _("Choose who closed.")
+        case "not_a_card":
+            return _("'%(card)s' is not a card of this deck.", card=p["card"])
+        case "points_missing_for":
+            return _("Enter %(name)s's points.", name=p["name"])
+        case "not_a_number":
+            return _("%(value)s is not a whole number.", value=p["value"])
+        case "closer_count":
+            return _(
+                "%(name)s closed: tap the 8 cards held (or the 7 shown and the discard); %(count)s so far.",
+                name=p["name"],
+                count=p["count"],
+            )
+        case "player_count":
+            return _(
+                "%(name)s holds 7 cards (6 or 8 after a mis-draw); %(count)s tapped.", name=p["name"], count=p["count"]
+            )
+        case "closer_cards_first":
+            return _("Tap %(name)s's cards too: the others lay off onto the closer's melds.", name=p["name"])
+    return None
+
+
+def _score_text(key: str | None, p: dict) -> str | None:
+    """A scoreboard write refused (``services/hands.py``, ``undo.py``, ``tables.py``)."""
+    if (text := _next_step_text(key, p) or _entry_text(key, p)) is not None:
+        return text
+    match key:
         case "closer_out":
             return _("The closer must be a player still in.")
         case "cannot_close":
@@ -213,18 +362,6 @@ def _score_text(key: str | None, p: dict) -> str | None:
             return _("The first dealer must be one of the players.")
         case "no_person":
             return _("At least one player must be a person.")
-        case "match_on":
-            return _("The match is still going on.")
-        case "reentry_pending":
-            names = p["names"]
-            return ngettext(
-                "First decide whether %(names)s buys back in.",
-                "First decide whether %(names)s buy back in.",
-                len(names),
-                names=", ".join(names),
-            )
-        case "reentry_decided":
-            return _("%(name)s has already said no to buying back in.", name=p["name"])
         case "rule_fixed" if p.get("option") == "stake":
             return _("The stake stays as it is once a hand is in: everybody has paid it.")
         case "rule_fixed":
@@ -263,7 +400,7 @@ def _group_text(key: str | None, p: dict) -> str | None:
         case "no_match":
             return _("No match yet to play again.")
         case "incomplete":
-            return _("That request was incomplete; nothing was changed.")
+            return incomplete_text()
         case "payer_unknown":
             return _("Choose who paid.")
         case "payee_unknown" | "same_person":
@@ -306,8 +443,6 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return _("No round has started yet.")
         case "round_played":
             return _("Round %(number)s has hands or results already; it can no longer be undone.", number=p["round"])
-        case "result_final":
-            return _("This table's result is final already.")
         case "result_disputed":
             return _(
                 "%(name)s disputes this result: the organizer decides, or the table corrects the hand.", name=p["name"]
@@ -324,8 +459,6 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return _("Computer players can only fill tables played in the app.")
         case "result_digital":
             return _("The app dealt and judged every hand at this table: its result goes to the tournament by itself.")
-        case "rematch_tournament":
-            return _("A tournament table plays its round only: the organizer seats the next one.")
         case "reason_missing":
             return _("Say why: the reason is kept with the result.")
         case "reason_long":
@@ -334,14 +467,6 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return _("That table is not in the round being played.")
         case "order":
             return _("Give every player of the table a different place, 1 for the best: a correction has no ties.")
-        case "table_closed":
-            return _("The organizer has closed this table: its result stands as it was.")
-        case "hand_limit":
-            return ngettext(
-                "This round is %(num)s hand: it is over at this table.",
-                "This round is %(num)s hands: they are all in at this table.",
-                p["count"],
-            )
     return None
 
 

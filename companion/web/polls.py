@@ -99,7 +99,7 @@ class Versions:
                 for token, version in versions.items():
                     if version is None:
                         pipe.delete(key(token))
-                    else:
+                    elif self._raise is not None:
                         self._raise(keys=[key(token)], args=[version, TTL], client=pipe)
                 pipe.execute()
         except Exception:
@@ -118,7 +118,7 @@ class PollShortcut:
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             path = PATH.fullmatch(environ.get("PATH_INFO", ""))
             since = QUERY.fullmatch(environ.get("QUERY_STRING", "")) if path else None
-            if since and self._current(path.group(1), int(since.group(1))):
+            if path and since and self._current(path.group(1), int(since.group(1))):
                 start_response("204 NO CONTENT", self.headers(environ))
                 return []
         return self.app(environ, start_response)

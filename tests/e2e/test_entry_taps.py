@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from companion.services.scoreboard import create_table
+from companion.services.tables import create_table
 from companion.services.unit import transaction
 
 from .conftest import LIVE_APPS

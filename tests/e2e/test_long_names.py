@@ -9,8 +9,9 @@ from playwright.sync_api import Page
 from companion.extensions import db
 from companion.models import GameTable
 from companion.services.groups import create_group, join
+from companion.services.hands import HandInput, store_hand
 from companion.services.play import create_digital_table
-from companion.services.scoreboard import HandInput, create_table, store_hand
+from companion.services.tables import create_table
 from companion.services.unit import transaction
 
 from .conftest import LIVE_APPS

@@ -27,7 +27,7 @@ NAMES = ("Ana", "Ben", "Robo")
 
 
 def server_state(base: str) -> tuple[HandGame, list[int], bool]:
-    from companion.services.scoreboard import standing
+    from companion.services.standing import standing
 
     app = LIVE_APPS[base]
     with app.app_context():

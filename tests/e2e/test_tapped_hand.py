@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.models import GameTable
 from companion.rules import Card, check_close, get_rules, parse_cards, settle_hand
-from companion.services.scoreboard import create_table
+from companion.services.tables import create_table
 from companion.services.unit import transaction
 
 from .conftest import LIVE_APPS

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import GameTable, Tournament
 from companion.services import tournaments as service
-from companion.services.scoreboard import HandInput, store_hand
+from companion.services.hands import HandInput, store_hand
 from companion.services.tournaments import Settings
 from companion.services.unit import transaction
 

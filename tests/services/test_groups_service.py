@@ -13,9 +13,10 @@ from companion.extensions import db
 from companion.models import GameTable, Group, GroupMember, Payment, Season
 from companion.rules import ChinchonError
 from companion.services import groups as service
+from companion.services.hands import HandInput, store_hand
 from companion.services.play import Pace, create_digital_table
 from companion.services.rematch import rematch
-from companion.services.scoreboard import HandInput, create_table, store_hand
+from companion.services.tables import create_table
 from companion.services.unit import ServiceError, transaction
 
 MEMBERS = ["Ana", "Ben", "Carla", "Dani"]

@@ -6,7 +6,7 @@ Steps (each one service call inside ``transaction()``, as a view makes it):
 tables created, in a group or not (some refused: a name twice, a bad
 option, a dealer out of range); hands entered by cards (closer hands built
 to close, to just miss, or random: Chinchones, −10s, illegal closes that must
-be refused), by points (some impossible) and mixed (store_mixed_hand), and
+be refused), by points (some impossible) and mixed (cards for some, typed points for the others), and
 several in a row; corrections of any earlier hand (``replaces=``); re-entries
 bought or declined; undo and restore; settings changes; rematches (two calls,
 one table); deleting a table; groups: members (renamed, keeping earlier
@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from flask import current_app
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
@@ -55,7 +56,7 @@ from sqlalchemy import delete, select, text
 
 from companion.bots import review as reviews
 from companion.extensions import db
-from companion.models import GameTable, Group, Hand
+from companion.models import EntryMode, GameTable, Group, Hand
 from companion.rules import (
     JOKER,
     SUITS,
@@ -78,8 +79,15 @@ from companion.rules.game import HandGame, Phase, move_to_json
 from companion.rules.names import name_key, normalize_name
 from companion.rules.variants import AUTO
 from companion.services import groups as group_service
-from companion.services import play, scoreboard
+from companion.services import hands as hand_service
+from companion.services import play
+from companion.services import reentries as reentry_service
+from companion.services import summary as summary_service
+from companion.services import tables as table_service
+from companion.services import undo as undo_service
+from companion.services.nextstep import next_step
 from companion.services.rematch import rematch
+from companion.services.standing import standing
 from companion.services.unit import AlreadySaved, StaleError, transaction
 from tests.positions import fixed
 
@@ -166,6 +174,10 @@ class MTable:
     voided: set[int] = field(default_factory=set)
     #: When the table was made, in the model's clock.
     made: int = 0
+    #: A second phone following a digital game (its player link): the poll
+    #: marker of the page it shows, and what it showed (deal, its version, the table's).
+    seen_marker: str | None = None
+    seen: tuple[int, int, int] | None = None
 
     @property
     def digital(self) -> bool:
@@ -430,9 +442,24 @@ class Pack:
 class Carded:
     """A hand's cards as a form sends them, and the engine's reading of it."""
 
-    data: scoreboard.HandInput
+    data: hand_service.HandInput
     result: HandResult | None = None
     order: list[int] = field(default_factory=list)
+
+    def entry(self) -> hand_service.HandEntry:
+        """The hand as the entry page hands it to the service: card tokens
+        for the players entered with cards, typed points for the others."""
+        data = self.data
+        typed = {s: str(p) for s, p in data.points.items() if s not in data.cards}
+        return hand_service.HandEntry(
+            closer=data.closer,
+            mode=EntryMode.POINTS if not data.cards else EntryMode.CARDS,
+            cards={s: [str(c) for c in cards] for s, cards in data.cards.items()},
+            discard=str(data.discard) if data.discard is not None else None,
+            points=typed,
+            chinchon=data.chinchon and not data.cards,
+            first_round=data.first_round,
+        )
 
 
 # -- the raw record --------------------------------------------------------------------------------
@@ -646,7 +673,7 @@ class RecordMachine(RuleBasedStateMachine):
 
     def create_table(self, preset, overrides, names, first_dealer, group: MGroup | None) -> MTable | None:
         def call():
-            table = scoreboard.create_table(
+            table = table_service.create_table(
                 name="Friday",
                 preset=preset,
                 overrides=overrides,
@@ -692,7 +719,7 @@ class RecordMachine(RuleBasedStateMachine):
         cards[closer] = eight
         first_round = data.draw(st.sampled_from([False] * 6 + [True]))
         return Carded(
-            scoreboard.HandInput(closer=closer, mode="cards", cards=cards, discard=discard, first_round=first_round)
+            hand_service.HandInput(closer=closer, mode="cards", cards=cards, discard=discard, first_round=first_round)
         )
 
     def typed_points(self, data, t: MTable, seats: list[int], closer: int, rules: Rules) -> tuple[dict, bool, set]:
@@ -788,11 +815,15 @@ class RecordMachine(RuleBasedStateMachine):
                         Hand.replaced_by_id.is_(None),
                     )
                 )
-            if mode == "mixed":
-                return scoreboard.store_mixed_hand(
-                    table, version, submission, carded.data, carded.order, carded.result, replaces=replaces
-                ).id
-            return scoreboard.store_hand(table, version, submission, carded.data, replaces=replaces).id
+            saved = hand_service.save_hand(table, version, submission, carded.entry(), replaces=replaces)
+            return db.session.scalar(
+                select(Hand.id).where(
+                    Hand.table_id == t.id,
+                    Hand.number == saved.number,
+                    Hand.undone_at.is_(None),
+                    Hand.replaced_by_id.is_(None),
+                )
+            )
 
         what = f"{f'correct hand {old.number}' if old else 'a hand'} by {mode} at table {t.id}"
         hand_id = self.attempt(call, reasons, what)
@@ -812,7 +843,7 @@ class RecordMachine(RuleBasedStateMachine):
         if mode == "points":
             points, chinchon, bad = self.typed_points(data, t, seats, closer, rules)
             reasons |= bad
-            return Carded(scoreboard.HandInput(closer=closer, mode="points", points=points, chinchon=chinchon))
+            return Carded(hand_service.HandInput(closer=closer, mode="points", points=points, chinchon=chinchon))
         carded = self.deal(data, t, seats, closer)
         if "rule" in reasons:
             return carded if mode == "cards" else None
@@ -959,7 +990,7 @@ class RecordMachine(RuleBasedStateMachine):
         if stale:
             reasons.add("stale")
         got = self.attempt(
-            lambda: scoreboard.reenter(self.row(t), version, submission, seat, declined=declined),
+            lambda: reentry_service.reenter(self.row(t), version, submission, seat, declined=declined),
             reasons,
             f"{'decline' if declined else 'buy'} re-entry of seat {seat} at table {t.id}",
         )
@@ -977,7 +1008,7 @@ class RecordMachine(RuleBasedStateMachine):
         reasons = {"stale"} if stale else set()
         if not last and not t.hands:
             reasons.add("rule")
-        what = self.attempt(lambda: scoreboard.undo_last(self.row(t), version), reasons, f"undo at table {t.id}")
+        what = self.attempt(lambda: undo_service.undo_last(self.row(t), version), reasons, f"undo at table {t.id}")
         if what is REFUSED:
             return
         if last:
@@ -1008,7 +1039,7 @@ class RecordMachine(RuleBasedStateMachine):
             except MatchError:
                 reasons.add("rule")
         got = self.attempt(
-            lambda: scoreboard.restore_hand(self.row(t), version, number), reasons, f"restore at table {t.id}"
+            lambda: undo_service.restore_hand(self.row(t), version, number), reasons, f"restore at table {t.id}"
         )
         if got is REFUSED:
             return
@@ -1022,7 +1053,7 @@ class RecordMachine(RuleBasedStateMachine):
         version, stale = self.pick_version(data, t)
         options = {**t.overrides, **change}
         reasons = {"stale"} if stale else set()
-        if "stake" in change and t.hands:  # everybody has paid it (scoreboard.changeable)
+        if "stake" in change and t.hands:  # everybody has paid it (table_service.changeable)
             reasons.add("rule")
         if set(change) & {"deck", "decks", "jokers", "wild_cards"}:  # the hands entered hold the pack
             reasons.add("rule")
@@ -1032,7 +1063,7 @@ class RecordMachine(RuleBasedStateMachine):
         except ChinchonError:  # a bad option, or hands that no longer replay (a MatchError)
             reasons.add("rule")
         got = self.attempt(
-            lambda: scoreboard.change_settings(self.row(t), version, name, change),
+            lambda: table_service.change_settings(self.row(t), version, name, change),
             reasons,
             f"settings {change} at table {t.id}",
         )
@@ -1082,7 +1113,7 @@ class RecordMachine(RuleBasedStateMachine):
         if not tables:
             return
         t = self.pick(data, tables)
-        self.attempt(lambda: scoreboard.delete_table(self.row(t)), set(), f"delete table {t.id}")
+        self.attempt(lambda: table_service.delete_table(self.row(t)), set(), f"delete table {t.id}")
         del self.tables[t.id]
         if t.rematch_of in self.tables:
             self.tables[t.rematch_of].rematch = None  # a rematch can be made again
@@ -1375,7 +1406,7 @@ class RecordMachine(RuleBasedStateMachine):
         version = deal.version
         if game.phase == Phase.OVER:
             finished = replay(t).finished
-            call = lambda: play.deal_next(self.row(t), play.current_deal(self.row(t)), version, pace)  # noqa: E731
+            call = lambda: play.deal_next(self.row(t), play.current_deal(self.row(t)).id, version, pace)  # noqa: E731
             return self.attempt(call, {"rule"} if finished else set(), "digital deal") is not REFUSED
         if t.kinds[deal.seats[game.turn]] != "human":
             call = lambda: play.advance(self.row(t), play.current_deal(self.row(t)), pace)  # noqa: E731
@@ -1508,6 +1539,47 @@ class RecordMachine(RuleBasedStateMachine):
         again = self.unchanged(call, f"the same review again at digital table {t.id}")
         assert reviews.to_json(again) == stored["review"]
 
+    def game_now(self, t: MTable) -> tuple[int, int, int]:
+        """What a phone following the game can see change: the deal in play, its version, the table's version."""
+        raw = self.rows()
+        deal = max((d for d in raw["deals"] if d["table_id"] == t.id), key=lambda d: d["id"])
+        table = next(r for r in raw["game_tables"] if r["id"] == t.id)
+        return deal["id"], deal["version"], table["version"]
+
+    @precondition(lambda self: any(t.digital for t in self.tables.values()))
+    @rule(data=st.data())
+    def a_second_phone_polls(self, data):
+        """Another phone follows a digital game with the player link: its poll
+        answers 204 exactly while nothing it shows changed (the deal, its
+        version, the table's version: a move, a buy-back, new settings, a
+        rematch), whatever kind of write made the change; else the new page,
+        whose marker it polls with next."""
+        t = self.pick(data, [t for t in self.tables.values() if t.digital])
+        token = self.row(t).player_token
+        app = current_app._get_current_object()
+        # The poll lets computer players carry on: deterministic, bounded by turns only, as the machine's own.
+        app.config.update(PLAY_SEED=f"poll-{t.id}", PLAY_BOT_TURNS=12, PLAY_BOT_SECONDS=600.0)
+        client = app.test_client()
+        if t.seen_marker is None:
+            response = client.get(f"/t/{token}/play")
+        else:
+            response = client.get(f"/t/{token}/play/poll?v={t.seen_marker}")
+        db.session.expire_all()
+        self.last_rows = None
+        self.absorb(t)
+        now = self.game_now(t)
+        if response.status_code == 204:
+            assert t.seen_marker is not None and now == t.seen, f"table {t.id}: {now} changed since {t.seen}, yet 204"
+            STATS["a second phone's poll", "nothing new"] += 1
+            return
+        assert response.status_code == 200
+        if t.seen is not None:
+            assert now != t.seen, f"table {t.id}: a new page though nothing changed ({now})"
+            STATS["a second phone's poll", "a new page"] += 1
+        marker = re.search(r"/play/poll\?v=([^&\"]+)", response.get_data(as_text=True))
+        assert marker is not None
+        t.seen_marker, t.seen = marker.group(1), now
+
     # -- invariants -------------------------------------------------------------------------------
     @invariant()
     def the_record_replays(self):
@@ -1545,10 +1617,10 @@ class RecordMachine(RuleBasedStateMachine):
 
         replayed = raw.match(tid)
         state = replay(t)
-        current = scoreboard.standing(table)
+        current = standing(table)
         # What pages of many tables read instead of replaying: written with every write, at its version.
         assert table.summary_version == table.version, f"table {tid}: summary of version {table.summary_version}"
-        assert table.summary == scoreboard.Summary.of(current).to_json(), f"table {tid}"
+        assert table.summary == summary_service.Summary.of(current).to_json(), f"table {tid}"
         for seen in (state, current.state):
             assert seen.totals == replayed.totals, f"table {tid}"
             assert seen.out == replayed.out
@@ -1561,10 +1633,15 @@ class RecordMachine(RuleBasedStateMachine):
         assert replayed.pot == rules.stake * (len(t.names) + sum(replayed.reentries.values()))
         if replayed.finished:
             assert replayed.winners and set(replayed.winners) <= set(t.names)
-        assert current.pending_reentries == pending(t, state)
+        assert current.undecided == pending(t, state)
         assert current.seats_in == seats_in(t, state)
+        step = next_step(table, current)
         if not t.digital:
-            assert current.next_dealer == next_dealer(t, state)
+            # What may happen next (services.nextstep): the model's own reading.
+            assert step.pending_seats == ([] if state.finished else pending(t, state)), f"table {tid}"
+            expected = "match_over" if state.finished else "reentry_pending" if pending(t, state) else None
+            assert step.refusal == expected, f"table {tid}: {step.refusal}, model {expected}"
+            assert step.dealer == next_dealer(t, state) and step.number == len(t.hands) + 1
         else:
             self.check_deals(raw, t)
 
@@ -1726,12 +1803,12 @@ def test_the_record_matches_its_model_and_a_replay(app):
 # -- bugs found by the machine, each pinned by a focused test -----------------------------------------
 def _finished_table():
     with transaction():
-        table = scoreboard.create_table(
+        table = table_service.create_table(
             name="", preset="classic", overrides={"target": 30}, players=["Ana", "Ben"], first_dealer=0, suit_style=""
         )
     with transaction():
-        scoreboard.store_hand(
-            table, table.version, "h1", scoreboard.HandInput(closer=0, mode="points", points={0: -10, 1: 40})
+        hand_service.store_hand(
+            table, table.version, "h1", hand_service.HandInput(closer=0, mode="points", points={0: -10, 1: 40})
         )
     return table
 
@@ -1742,7 +1819,7 @@ def test_a_table_with_a_rematch_can_be_deleted(app):
     with transaction():
         new = rematch(table, table.version)
     with transaction():
-        scoreboard.delete_table(table)
+        table_service.delete_table(table)
     assert db.session.get(GameTable, new.id) is not None
 
 
@@ -1779,11 +1856,11 @@ def test_a_chinchon_that_puts_the_others_out_is_stored(app):
     match; the Chinchón event after it was refused, so the hand could not be
     saved (and a digital game where a computer player did this was stuck)."""
     with transaction():
-        table = scoreboard.create_table(
+        table = table_service.create_table(
             name="", preset="classic", overrides={"target": 30}, players=["Ana", "Ben"], first_dealer=0, suit_style=""
         )
-    data = scoreboard.HandInput(closer=0, mode="points", points={0: -10, 1: 40}, chinchon=True)
+    data = hand_service.HandInput(closer=0, mode="points", points={0: -10, 1: 40}, chinchon=True)
     with transaction():
-        scoreboard.store_hand(table, table.version, "h1", data)
-    state = scoreboard.standing(table).state
+        hand_service.store_hand(table, table.version, "h1", data)
+    state = standing(table).state
     assert state.finished and state.winners == ["Ana"]

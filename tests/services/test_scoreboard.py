@@ -15,18 +15,11 @@ from companion.extensions import db
 from companion.models import GameTable, Hand, Reentry
 from companion.rules import MatchState, format_cards, get_rules, parse_cards, replay_match
 from companion.rules.close import chinchon_score, max_hand_points, possible_closer_scores
-from companion.services.scoreboard import (
-    ALL_COMBINED,
-    CHINCHON,
-    HandInput,
-    create_table,
-    reenter,
-    restorable_hand,
-    restore_hand,
-    standing,
-    store_hand,
-    undo_last,
-)
+from companion.services.hands import HandInput, store_hand
+from companion.services.reentries import reenter
+from companion.services.standing import Mark, standing
+from companion.services.tables import create_table
+from companion.services.undo import restorable_hand, restore_hand, undo_last
 from companion.services.unit import ServiceError, transaction
 
 NAMES = ["Ana", "Ben", "Carla", "Dani"]
@@ -395,4 +388,4 @@ def test_a_hand_row_keeps_the_total_that_put_a_player_out_the_pot_and_how_it_was
     first, second, third = standing(table).rows
     assert second.reached[3] == 109 and second.totals[3] == 70 and second.reentries == [3]
     assert (first.pot, second.paid_in, second.pot, third.pot) == (8, 2, 10, 10) and first.paid_in == 0
-    assert (first.mark, second.mark, third.mark) == (ALL_COMBINED, None, CHINCHON)
+    assert (first.mark, second.mark, third.mark) == (Mark.ALL_COMBINED, None, Mark.CHINCHON)

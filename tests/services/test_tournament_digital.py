@@ -14,7 +14,7 @@ from companion.rules.tournament import Format, Play
 from companion.services import tournaments as service
 from companion.services.play import Pace, act, advance, current_deal, deal_next, game_of
 from companion.services.rematch import rematch
-from companion.services.scoreboard import standing
+from companion.services.standing import standing
 from companion.services.tournaments import Settings
 from companion.services.unit import ServiceError, transaction
 
@@ -70,7 +70,7 @@ def play_hand(table: GameTable) -> None:
             if standing(table).last_number > hands:
                 return
             with transaction():
-                deal_next(table, deal, deal.version, PACE)  # a void hand: dealt again
+                deal_next(table, deal.id, deal.version, PACE)  # a void hand: dealt again
             continue
         person_turn(table)
     raise AssertionError("the hand never ended")
@@ -105,7 +105,7 @@ def test_a_played_out_digital_table_deals_no_more_and_plays_no_rematch():
     table = start(tournament).tables[0]
     play_hand(table)
     deal = current_deal(table)
-    refused(lambda: deal_next(table, deal, deal.version, PACE), "hand_limit")
+    refused(lambda: deal_next(table, deal.id, deal.version, PACE), "hand_limit")
     refused(lambda: service.confirm_result(table, table.version, 0), "result_digital")
     refused(lambda: service.dispute_result(table, table.version, 0, "no"), "result_digital")
 

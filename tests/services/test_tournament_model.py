@@ -10,7 +10,10 @@ hands typed at a table of the round (refused past the round's hands or at
 a table the organizer closed) and undone; results confirmed or disputed at
 a table, closed or corrected by the organizer (some refused: still playing,
 already final, no reason, a wrong order, a table of another round); forms
-now and then stale.  Some tournaments play in the app: their tables are
+now and then stale.  Some tournaments allow a re-entry: a player who goes
+out is asked to buy back in at the table's phone before its next hand
+(``services.nextstep``: never at a table with nothing left to play), and
+says yes or no (some answers refused: nobody is asked, asked already).  Some tournaments play in the app: their tables are
 dealt, computer players fill them to four when allowed, and people's turns
 are played through ``services.play.act`` (refused once the organizer closed
 the table); such a table's result needs nobody's confirmation.
@@ -51,12 +54,19 @@ from companion.models import Deal, GameTable, Hand, TableResult, Tournament, Tou
 from companion.rules import ChinchonError, get_rules, replay_match
 from companion.rules.names import name_key
 from companion.services import tournaments as service
+from companion.services.hands import HandInput, store_hand
+from companion.services.nextstep import TABLE_PHONE, next_step
 from companion.services.play import act, current_deal, deal_next, game_of
-from companion.services.scoreboard import HandInput, Summary, standing, store_hand, undo_last
+from companion.services.reentries import reenter
+from companion.services.standing import standing
+from companion.services.summary import Summary
+from companion.services.undo import undo_last
 from companion.services.unit import StaleError, transaction
 
 from .test_tournament_digital import PACE, person_turn
 
+#: Why the engine refuses a buy-back nobody was asked for (``rules.match``).
+ENGINE_REFUSALS = frozenset({"still_in", "too_late", "no_reentry", "reentries_used", "min_players"})
 NAMES = ["Ana", "Ben", "Carla", "Dani", "Eva", "Fede", "Gus", "Hugo", "Iris", "Juan", "Kim", "Lola", "Mar", "Nico"]
 MAX_TOURNAMENTS = 3
 #: How often the runs reached each situation (printed with ``-s``: the machine must get there).
@@ -79,6 +89,9 @@ class MTable:
     #: players, the rest computer players.
     digital: bool = False
     people: int = 0
+    #: Re-entries the rules allow each player, and the answers given: (after hand, seat, declined).
+    reentries_allowed: int = 0
+    reentries: list[tuple[int, int, bool]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.people = self.people or len(self.names)
@@ -99,23 +112,47 @@ class MTournament:
     players: dict[str, int | None]
     play: str = "cards"
     bots: str = ""  # name → withdrawn after (None: still in)
+    reentries: int = 0
     rounds: list[list[MTable]] = field(default_factory=list)
     version: int = 1
 
 
 # -- the model's own reckoning, from raw values --------------------------------------
+def events_of(t: MTable) -> list[tuple[int, dict]]:
+    """The match as SPEC §8 events, each with the hand it comes with: a hand's
+    points, then the re-entries bought right after it."""
+    events: list[tuple[int, dict]] = []
+    for number, hand in enumerate(t.hands, start=1):
+        events.append((number, {"hand": hand}))
+        events += [
+            (number, {"reentry": t.names[seat]}) for after, seat, no in t.reentries if after == number and not no
+        ]
+    return events
+
+
 def match_of(t: MTable):
-    rules = get_rules("classic", target=t.target, reentries=0)
-    state = replay_match(t.names, [{"hand": h} for h in t.hands], rules)
+    rules = get_rules("classic", target=t.target, reentries=t.reentries_allowed, reentry_min_players=2)
+    events = events_of(t)
+    state = replay_match(t.names, [e for _n, e in events], rules)
     out_in: dict[str, int] = {}
     running = replay_match(t.names, [], rules)
-    for number, hand in enumerate(t.hands, start=1):
+    for number, event in events:
         before = set(running.out)
-        running.apply({"hand": hand})
+        running.apply(event)
         for name in running.out:
             if name not in before:
                 out_in[name] = number
     return state, out_in
+
+
+def pending(t: MTable) -> list[int]:
+    """The seats asked to buy back in before the next hand: out in the last
+    hand with a re-entry left and no answer yet, at a table with more to play."""
+    if closed_to_writes(t) or played_out(t):
+        return []
+    state, _ = match_of(t)
+    answered = {seat for after, seat, _no in t.reentries if after == len(t.hands)}
+    return [t.names.index(n) for n in state.can_reenter if t.names.index(n) not in answered]
 
 
 def live_places(t: MTable) -> list[tuple[int, int]]:
@@ -271,7 +308,8 @@ class TournamentMachine(RuleBasedStateMachine):
             return None
         except ChinchonError as error:
             assert not stale, f"stale form went through to a {error.params.get('key')} refusal"
-            assert error.params.get("key") == refusal, (error.params, refusal)
+            key = error.params.get("key")
+            assert key in refusal if isinstance(refusal, frozenset) else key == refusal, (error.params, refusal)
             assert raw_rows() == before
             return None
         assert not stale and refusal is None, f"expected {'stale' if stale else refusal}"
@@ -298,8 +336,25 @@ class TournamentMachine(RuleBasedStateMachine):
         goal=st.sampled_from([30, 50]),
         play=st.sampled_from(["cards", "cards", "hotseat"]),
         bots=st.sampled_from(["", "", "simple"]),
+        reentries=st.sampled_from([0, 1, 1]),
     )
-    def create(self, data, format, count, advance, rounds, round_hands, scale, reseat, entry, prizes, goal, play, bots):
+    def create(
+        self,
+        data,
+        format,
+        count,
+        advance,
+        rounds,
+        round_hands,
+        scale,
+        reseat,
+        entry,
+        prizes,
+        goal,
+        play,
+        bots,
+        reentries,
+    ):
         names = data.draw(st.permutations(NAMES))[:count]
         if data.draw(st.booleans()) and names:
             names = [*names, names[0].upper()]  # the same player twice
@@ -335,7 +390,12 @@ class TournamentMachine(RuleBasedStateMachine):
                 players=names,
                 preset="classic",
                 # In the app a Chinchón scores -50 here, so that every hand is points (the model's events).
-                overrides={"target": goal, "reentries": 0, **({"chinchon": -50} if play != "cards" else {})},
+                overrides={
+                    "target": goal,
+                    "reentries": reentries,
+                    "reentry_min_players": 2,  # a table of three still asks after one goes out
+                    **({"chinchon": -50} if play != "cards" else {}),
+                },
                 settings=settings_,
                 seed=data.draw(st.integers(1, 10_000)),
             )
@@ -357,6 +417,7 @@ class TournamentMachine(RuleBasedStateMachine):
                     players=dict.fromkeys(names),
                     play=play,
                     bots=bots,
+                    reentries=reentries,
                 )
             )
 
@@ -422,7 +483,12 @@ class TournamentMachine(RuleBasedStateMachine):
         tables = []
         for t in round_.tables:
             people = sum(p.kind == "human" for p in t.players)
-            tables.append(MTable(t.id, list(t.names), m.target, limit, digital=m.play != "cards", people=people))
+            digital = m.play != "cards"
+            tables.append(
+                MTable(
+                    t.id, list(t.names), m.target, limit, digital=digital, people=people, reentries_allowed=m.reentries
+                )
+            )
             assert [p.kind for p in t.players] == ["human"] * people + [m.bots] * (len(t.players) - people)
             assert len(t.players) == (max(people, 4) if m.bots else people)
             assert t.kind == ("digital" if m.play != "cards" else "physical"), t.kind
@@ -473,6 +539,8 @@ class TournamentMachine(RuleBasedStateMachine):
             refusal = "match_over"
         elif t.limit is not None and len(t.hands) >= t.limit:
             refusal = "hand_limit"
+        elif pending(t):
+            refusal = "reentry_pending"
         table = self.table_row(t)
         names = t.names
         typed = HandInput(
@@ -493,6 +561,7 @@ class TournamentMachine(RuleBasedStateMachine):
             while t.digital and not played_out(t) and not closed_to_writes(t):
                 self.play_digital_hand(t)
             while not played_out(t) and not closed_to_writes(t):
+                self.answer_every_buy_back(data, t)
                 state, _ = match_of(t)
                 still = [n for n in t.names if n not in state.out]
                 closer = data.draw(st.sampled_from(still))
@@ -539,10 +608,63 @@ class TournamentMachine(RuleBasedStateMachine):
                     self.modelled.add(deal.hand_id)
                     SEEN["hands played in the app"] += 1
                     return
-                self.attempt(lambda deal=deal: deal_next(table, deal, deal.version, PACE), None)
+                self.answer_every_buy_back(None, t)
+                self.attempt(lambda deal=deal: deal_next(table, deal.id, deal.version, PACE), None)
                 continue
             person_turn(table)
         raise AssertionError("a hand in the app never ended")
+
+    # -- buying back in -------------------------------------------------------------------------
+    def answer_every_buy_back(self, data, t: MTable) -> None:
+        """The table's phone answers every question the next hand waits for (yes, mostly)."""
+        for seat in pending(t):
+            yes = data.draw(st.integers(0, 3)) > 0 if data is not None else True
+            self.buy_back(t, seat, declined=not yes, refusal=None)
+
+    def buy_back(self, t: MTable, seat: int, *, declined: bool, refusal, stale: bool = False, version=None) -> bool:
+        table = self.table_row(t)
+        version = t.version if version is None else version
+        call = lambda: reenter(table, version, uuid.uuid4().hex, seat, declined=declined, asker=TABLE_PHONE)  # noqa: E731
+        if self.attempt(call, refusal, stale=stale) is None:
+            return False
+        t.reentries.append((len(t.hands), seat, declined))
+        t.version += 1
+        SEEN["said no to buying back in" if declined else "bought back in"] += 1
+        return True
+
+    def asking_tables(self) -> list[MTable]:
+        return [t for m in self.tournaments if m.rounds for t in m.rounds[-1] if t.reentries_allowed]
+
+    @precondition(lambda self: self.asking_tables())
+    @rule(data=st.data(), declined=st.booleans(), seat=st.integers(-1, 4))
+    def a_buy_back_at_a_table(self, data, declined, seat):
+        """A player who went out answers "buy back in?" at the table's phone;
+        an answer nobody asked for, or asked twice, or at a table with nothing
+        left to play, is refused saying why."""
+        t = data.draw(st.sampled_from(self.asking_tables()))
+        asked = pending(t)
+        if asked and data.draw(st.integers(0, 4)) > 0:
+            seat = data.draw(st.sampled_from(asked))
+        version, stale = self.version(data, t.version)
+        state, _ = match_of(t)
+        answered = {s for after, s, _no in t.reentries if after == len(t.hands)}
+        if seat in asked:
+            refusal = None
+        elif closed_to_writes(t):
+            refusal = closed_to_writes(t)
+        elif not 0 <= seat < len(t.names):
+            refusal = "unknown_player"
+        elif seat in answered:
+            refusal = "reentry_decided"
+        elif played_out(t):
+            refusal = "match_over" if state.finished else "hand_limit"
+        else:
+            refusal = ENGINE_REFUSALS  # not out in the last hand, or none left: the engine says which
+        if closed_to_writes(t) is None and refusal is None and t.digital:
+            deal = current_deal(self.table_row(t))
+            assert deal.state["phase"] == "over"  # asked between hands only
+        if self.buy_back(t, seat, declined=declined, refusal=refusal, stale=stale and refusal is None, version=version):
+            SEEN["a buy-back answered at a tournament table"] += 1
 
     @precondition(lambda self: self.digital_tables())
     @rule(data=st.data())
@@ -670,6 +792,9 @@ class TournamentMachine(RuleBasedStateMachine):
                     assert s.table.summary_version == t.version  # written with the table, never replayed here
                     assert s.summary == Summary.of(standing(s.table))
                     assert (s.status, [tuple(p) for p in s.places]) == status_of(t), t.id
+                    step = next_step(s.table)
+                    assert step.pending_seats == pending(t), (t.id, step.refusal)
+                    assert step.played_out == (played_out(t) and not closed_to_writes(t)), t.id
             assert view.in_play == in_play(m) and view.over == over(m)
             SEEN[f"{m.format}: over"] += view.over
             SEEN["finished tables"] += sum(s.final for s in view.current)

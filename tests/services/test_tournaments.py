@@ -15,8 +15,12 @@ from companion.extensions import db
 from companion.models import GameTable, TableResult, Tournament, TournamentRound
 from companion.rules.tournament import pairs
 from companion.services import tournaments as service
-from companion.services.scoreboard import HandInput, reenter, standing, store_hand, undo_last
+from companion.services.hands import HandInput, store_hand
+from companion.services.nextstep import next_step
+from companion.services.reentries import reenter
+from companion.services.standing import standing
 from companion.services.tournaments import Settings
+from companion.services.undo import undo_last
 from companion.services.unit import ServiceError, StaleError, transaction
 
 pytestmark = pytest.mark.usefixtures("app")
@@ -343,7 +347,7 @@ def test_reentries_at_a_tournament_table_follow_the_tournaments_rules():
     tournament = new(overrides={"target": 50})
     table = start(tournament).tables[0]
     hand(table, 0, {0: 1, 1: 60, 2: 1, 3: 1})
-    assert standing(table).pending_reentries == [1]
+    assert next_step(table).pending_seats == [1]
     with transaction():
         reenter(table, table.version, uuid.uuid4().hex, 1)
     assert not standing(table).is_out(1)

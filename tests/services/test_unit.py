@@ -11,7 +11,9 @@ from sqlalchemy.orm import Session
 
 from companion.extensions import db
 from companion.models import Deal, GameTable, Hand, Reentry
-from companion.services import scoreboard
+from companion.services import hands as hand_service
+from companion.services import reentries as reentry_service
+from companion.services import tables as table_service
 from companion.services.unit import (
     AlreadySaved,
     ServiceError,
@@ -25,16 +27,16 @@ from companion.services.unit import (
 
 def make_table(names=("Ana", "Ben", "Carla")) -> GameTable:
     with transaction():
-        table = scoreboard.create_table(
+        table = table_service.create_table(
             name="Friday", preset="classic", overrides={}, players=list(names), first_dealer=0, suit_style="spanish"
         )
     return table
 
 
 def points_hand(table: GameTable, submission: str, points: dict[int, int] | None = None) -> Hand:
-    data = scoreboard.HandInput(closer=0, mode="points", points=points or {0: -10, 1: 12, 2: 7})
+    data = hand_service.HandInput(closer=0, mode="points", points=points or {0: -10, 1: 12, 2: 7})
     with transaction():
-        return scoreboard.store_hand(table, table.version, submission, data)
+        return hand_service.store_hand(table, table.version, submission, data)
 
 
 def count(model) -> int:
@@ -59,7 +61,7 @@ def test_any_exception_rolls_back_every_row_of_the_write(app, error):
         table.name = "Changed"
         claim(table, version)
         table.hands[0].entries[0].points = 99
-        scoreboard.create_table(
+        table_service.create_table(
             name="Other", preset="classic", overrides={}, players=["X", "Y"], first_dealer=0, suit_style="spanish"
         )
         db.session.flush()  # written to the database, not yet committed
@@ -114,9 +116,9 @@ def test_a_form_shown_before_another_write_is_stale(app):
     """Two phones show version 1; the second to save loses, nothing half-stored."""
     table = make_table()
     points_hand(table, "first")
-    data = scoreboard.HandInput(closer=1, mode="points", points={0: 3, 1: -10, 2: 20})
+    data = hand_service.HandInput(closer=1, mode="points", points={0: 3, 1: -10, 2: 20})
     with pytest.raises(StaleError), transaction():
-        scoreboard.store_hand(table, 1, "second", data)
+        hand_service.store_hand(table, 1, "second", data)
     assert count(Hand) == 1 and table.version == 2
 
 
@@ -196,13 +198,13 @@ def test_a_replayed_hand_or_reentry_stores_nothing(app):
     points_hand(table, "h1", {0: -10, 1: 70, 2: 7, 3: 9})
     points_hand(table, "h2", {0: -10, 1: 50, 2: 7, 3: 9})  # Ben goes out and may buy back in
     with pytest.raises(AlreadySaved), transaction():
-        scoreboard.store_hand(
-            table, table.version, "h1", scoreboard.HandInput(closer=0, mode="points", points={0: 1, 1: 2, 2: 3, 3: 4})
+        hand_service.store_hand(
+            table, table.version, "h1", hand_service.HandInput(closer=0, mode="points", points={0: 1, 1: 2, 2: 3, 3: 4})
         )
     with transaction():
-        scoreboard.reenter(table, table.version, "r1", 1)
+        reentry_service.reenter(table, table.version, "r1", 1)
     with pytest.raises(AlreadySaved), transaction():
-        scoreboard.reenter(table, table.version, "r1", 1)
+        reentry_service.reenter(table, table.version, "r1", 1)
     assert count(Hand) == 2 and count(Reentry) == 1 and table.version == 4
 
 

@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.models import GameTable, Group, Player
 from companion.services.tournaments import Settings, create_tournament, start_round
 from companion.services.unit import transaction
-from companion.web.access import NONE, OWNER, PERMISSIONS, PLAYER, ROLES, SEAT, SHOWS, TABLE_PHONE_ROUTES, WATCH
+from companion.web.access import ACCESS, NONE, OWNER, PERMISSIONS, PLAYER, ROLES, SEAT, SHOWS, WATCH
 
 from .helpers import create_table, csrf, enter_points
 from .test_groups import create_group
@@ -109,7 +109,7 @@ def url_for_role(rule, role, links, kind=None):
 
 def test_every_route_that_takes_a_link_is_in_the_table(app):
     endpoints = {r.endpoint for r in link_rules(app)}
-    assert endpoints == set(PERMISSIONS), "add the route to companion.web.access.PERMISSIONS"
+    assert endpoints == set(PERMISSIONS), "declare the route's access (companion.web.access.allow)"
     for rule in link_rules(app):
         for method in PERMISSIONS[rule.endpoint]:
             assert method in rule.methods, (rule.endpoint, method)
@@ -128,7 +128,7 @@ def test_each_route_answers_each_link_as_the_table_says(client, app, links, role
             except MethodNotAllowed:
                 expected = "405"
             else:
-                if endpoint in TABLE_PHONE_ROUTES and role == PLAYER:
+                if ACCESS[endpoint].round_phone and role == PLAYER:
                     expected = "403"  # a tournament's table only (test_a_tournament_tables_player_link_is_its_phone)
                 elif endpoint == "play.review" and role == WATCH:
                     expected = "403"  # once the match is over (test_the_read_only_link_waits_for_the_end_of_the_match)

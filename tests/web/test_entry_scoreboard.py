@@ -144,7 +144,7 @@ def test_chart_draws_the_total_over_the_target_before_a_reentry(client, app):
     )
     assert totals(client, token) == [6, 30, 60, 60]
     with app.app_context():
-        from companion.services.scoreboard import standing
+        from companion.services.standing import standing
         from companion.tables.charts import totals_chart
 
         table = db.session.query(GameTable).filter_by(owner_token=token).one()

@@ -12,7 +12,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import GameTable
-from companion.services.scoreboard import standing
+from companion.services.standing import standing
 
 from .helpers import create_table, decide_reentry, enter_points
 

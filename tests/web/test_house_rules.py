@@ -18,7 +18,7 @@ from companion.extensions import db
 from companion.models import GameTable, Group
 from companion.rules import PRESETS, get_rules
 from companion.rules.variants import OPTIONS
-from companion.services.scoreboard import HAND_OPTIONS, MATCH_OPTIONS, change_settings
+from companion.services.tables import HAND_OPTIONS, MATCH_OPTIONS, change_settings
 from companion.services.unit import ServiceError, transaction
 from companion.web.house_rules import AS_POINTS, HOUSE_RULES, NOT_ON_FORMS, POINTS, from_token, tokens
 from companion.web.rules_text import option_text, rules_line

@@ -1,0 +1,530 @@
+"""A hand: judged by the engine and stored, in one call (:func:`save_hand`).
+
+A hand arrives as a form tells it (:class:`HandEntry`): who closed, and for
+each player still in either the cards they hold (tapped on the grid) or the
+points they typed.  The players entered with cards are judged by the engine
+(the closer's close, everybody's melds and lay-offs), the others' points are
+checked against what the rules make possible, and the hand is stored with
+every player's points and, for those entered with cards, their cards and
+melds.  :func:`judge` gives the same verdict without storing, for the page
+while the cards are being tapped.
+
+Every refusal is a coded :class:`~.unit.ServiceError` at the form's field
+(``closer``, ``hands[seat]``, ``points[seat]``, ``discard``) that
+``web/messages.py`` words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import Entry, EntryMode, GameTable, Hand
+from ..rules import Card, ChinchonError, HandResult, check_close, format_cards, parse_card, settle_hand
+from ..rules.close import CloseVerdict, chinchon_score, max_hand_points, possible_closer_scores
+from ..rules.errors import CountError
+from ..rules.settle import PlayerResult
+from .nextstep import verify_next_hand, verify_open
+from .standing import HandMisfit, Standing, events_of, replay, standing, standing_before
+from .unit import AlreadySaved, ServiceError, check_new_submission, claim
+
+
+# -- what a form says ---------------------------------------------------------------------------
+@dataclass
+class HandEntry:
+    """One hand as a form tells it, by seat: who closed, each player's cards
+    (card tokens, the closer's seven shown plus ``discard``, or all eight)
+    or points as typed, and the choices made on the page."""
+
+    closer: int | None
+    mode: EntryMode = EntryMode.CARDS
+    cards: dict[int, list[str]] = field(default_factory=dict)
+    discard: str | None = None
+    points: dict[int, str] = field(default_factory=dict)
+    chinchon: bool = False
+    first_round: bool = False
+    #: Another arrangement with the same points, by seat (0: the engine's).
+    choices: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.mode = EntryMode(self.mode)
+
+
+@dataclass
+class HandInput:
+    """A hand as the engine takes it, by seat: cards (or points) of every player still in."""
+
+    closer: int
+    mode: EntryMode
+    cards: dict[int, list[Card]] = field(default_factory=dict)
+    discard: Card | None = None
+    points: dict[int, int] = field(default_factory=dict)
+    chinchon: bool = False
+    first_round: bool = False
+    choices: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.mode = EntryMode(self.mode)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedHand:
+    """What the page says after a save, known before the commit."""
+
+    number: int
+    corrected: bool
+
+
+#: Points as typed: a whole number, signed or not (at most 9 digits).
+WHOLE = re.compile(r"[+-]?\d{1,9}")
+
+
+def whole_number(raw: str | None) -> int | None:
+    """The points typed, or None when they are no whole number."""
+    text = (raw or "").strip()
+    return int(text) if WHOLE.fullmatch(text) else None
+
+
+# -- judging --------------------------------------------------------------------------------------
+@dataclass
+class Judgement:
+    """The engine's verdict on the players entered with cards (the closer
+    first, then in play order) and every player's points: the engine's for
+    cards, the typed ones for the others."""
+
+    result: HandResult
+    seats: list[int]  # the seats of ``result.results``, in its order
+    points: dict[int, int]
+    #: What is still missing (a player's points not typed yet), first first.
+    missing: list[ServiceError] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        return self.result.legal
+
+    @property
+    def verdict(self) -> CloseVerdict:
+        return self.result.verdict
+
+    @property
+    def chinchon(self) -> bool:
+        return self.result.chinchon
+
+    @property
+    def wins_match(self) -> bool:
+        return self.result.wins_match
+
+    @property
+    def all_cards(self) -> bool:
+        return len(self.seats) == len(self.points) and not self.missing
+
+    def result_of(self, seat: int) -> PlayerResult | None:
+        if self.result.results is None or seat not in self.seats:
+            return None
+        return self.result.results[self.seats.index(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What the hand page shows while cards are tapped: the verdict so far,
+    and the first thing still wrong or missing (None: nothing)."""
+
+    judgement: Judgement | None
+    problem: ChinchonError | None
+
+
+def play_order(current: Standing, closer: int | None) -> list[int]:
+    """Players still in, in play order starting with the closer."""
+    seats = current.seats_in
+    if closer in seats:
+        i = seats.index(closer)
+        return seats[i:] + seats[:i]
+    return seats
+
+
+def preview(current: Standing, entry: HandEntry) -> Preview:
+    """The verdict so far, never an exception: the engine's judgement of the
+    cards tapped, or the first problem with them."""
+    try:
+        data = engine_input(current, entry)
+        if entry.mode is EntryMode.POINTS:
+            return Preview(None, None)
+        judgement = judge(current, entry, data)
+    except ChinchonError as error:
+        return Preview(None, error)
+    if judgement is not None and judgement.legal and judgement.missing:
+        return Preview(judgement, judgement.missing[0])
+    return Preview(judgement, None)
+
+
+def engine_input(current: Standing, entry: HandEntry) -> HandInput:
+    """Check the form's counts and tokens and build the engine's input; each
+    refusal names its field (``closer``, ``hands[seat]``, ``points[seat]``)."""
+    rules = current.rules
+    names = current.table.names
+    seats = current.seats_in
+    if entry.closer is None or entry.closer not in seats:
+        raise ServiceError("closer_missing", "closer")
+    data = HandInput(
+        closer=entry.closer,
+        mode=entry.mode,
+        chinchon=entry.chinchon,
+        first_round=entry.first_round,
+        choices=dict(entry.choices),
+    )
+    if entry.mode is EntryMode.POINTS:
+        for seat in seats:
+            data.points[seat] = _typed_points(entry, seat, names[seat])
+        return data
+    for seat in seats:
+        cards: list[Card] = []
+        for j, token in enumerate(entry.cards.get(seat, [])):
+            try:
+                cards.append(parse_card(token, rules.pack))
+            except ChinchonError:
+                raise ServiceError("not_a_card", f"hands[{seat}][{j}]", card=token) from None
+        data.cards[seat] = cards
+    if entry.discard:
+        try:
+            data.discard = parse_card(entry.discard, rules.pack)
+        except ChinchonError:
+            raise ServiceError("not_a_card", "discard", card=entry.discard) from None
+        try:  # the discard is the eighth card: the engine checks the closer holds seven more
+            check_close([*data.cards[entry.closer], data.discard], rules, entry.first_round, data.discard)
+        except CountError as error:
+            raise count_problem(error.at(f"hands[{entry.closer}]"), entry, current) from None
+    return data
+
+
+def _typed_points(entry: HandEntry, seat: int, name: str) -> int:
+    raw = entry.points.get(seat, "")
+    value = whole_number(raw)
+    if value is None:
+        if raw.strip() == "":
+            raise ServiceError("points_missing_for", f"points[{seat}]", name=name)
+        raise ServiceError("not_a_number", f"points[{seat}]", value=raw.strip()[:12])
+    return value
+
+
+def count_problem(error: ChinchonError, entry: HandEntry, current: Standing) -> ChinchonError:
+    """The engine's card-count refusal for ``hands[seat]``, as the form's: the
+    closer taps eight cards (or seven and the discard), the others seven."""
+    seat = error.field[len("hands[") :].split("]")[0]
+    if not seat.isdecimal():
+        return error
+    seat_ = int(seat)
+    count = len(entry.cards.get(seat_, []))
+    name = current.table.names[seat_]
+    if seat_ == entry.closer:
+        return ServiceError("closer_count", f"hands[{seat_}]", name=name, count=count + (1 if entry.discard else 0))
+    return ServiceError("player_count", f"hands[{seat_}]", name=name, count=count)
+
+
+def carded_seats(current: Standing, entry: HandEntry) -> list[int]:
+    """Players entered with cards, the closer first, then in play order."""
+    return [s for s in play_order(current, entry.closer) if entry.cards.get(s)]
+
+
+def judge(current: Standing, entry: HandEntry, data: HandInput | None = None) -> Judgement | None:
+    """The engine's verdict on the cards tapped, with the typed points of the
+    players entered by points; ``None`` when nobody's cards were tapped.
+
+    A player entered with cards lays off onto the melds of the closer and of
+    the players before them entered with cards (the others' melds are unknown).
+    """
+    data = data or engine_input(current, entry)
+    names = current.table.names
+    seats = current.seats_in
+    carded = carded_seats(current, entry)
+    if not carded:
+        return None
+    if len(carded) == len(seats):
+        try:
+            result = settle(current, data)
+        except CountError as error:
+            raise count_problem(error, entry, current) from None
+        order = seats
+    else:
+        if carded[0] != entry.closer:
+            raise ServiceError("closer_cards_first", f"hands[{entry.closer}]", name=names[data.closer])
+        result = _settle_carded(current, entry, data, carded)
+        order = carded
+    if result.results is None:
+        return Judgement(result, order, {})
+    points = {s: r.points for s, r in zip(order, result.results, strict=True)}
+    missing = []
+    for seat in seats:
+        if seat in points:
+            continue
+        try:
+            points[seat] = _typed_points(entry, seat, names[seat])
+        except ServiceError as error:
+            if not result.wins_match:
+                missing.append(error)
+                continue
+            points[seat] = 0  # after a Chinchón that wins the match, the others' points change nothing
+    return Judgement(result, order, points, missing)
+
+
+def _settle_carded(current: Standing, entry: HandEntry, data: HandInput, carded: list[int]) -> HandResult:
+    """The engine's verdict on some players' cards: the closer's close, and
+    the others' melds and lay-offs onto the melds shown before theirs."""
+    rules = current.rules
+    hands = [list(data.cards[s]) for s in carded]
+    if data.discard is not None:
+        hands[0].append(data.discard)
+    try:
+        if len(carded) == 1:
+            verdict = check_close(hands[0], rules, data.first_round, data.discard)
+            mine = PlayerResult(verdict.melds, (), verdict.deadwood, verdict.score or 0)
+            return HandResult(verdict, 0, (mine,) if verdict.legal else None)
+        choices = {carded.index(s): k for s, k in data.choices.items() if s in carded}
+        return settle_hand(hands, rules, 0, data.first_round, choices=choices)
+    except CountError as error:
+        index = error.field[len("hands[") :].split("]")[0] if error.field.startswith("hands[") else "0"
+        seat = carded[int(index)] if index.isdecimal() and int(index) < len(carded) else entry.closer
+        raise count_problem(error.at(f"hands[{seat}]"), entry, current) from None
+
+
+def settle(current: Standing, data: HandInput) -> HandResult:
+    """The engine's verdict for a hand entered with everybody's cards (players still in, in play order)."""
+    seats = current.seats_in
+    hands = [data.cards.get(s, []) for s in seats]
+    closer = seats.index(data.closer)
+    if data.discard is not None:
+        hands[closer] = [*hands[closer], data.discard]
+    choices = {seats.index(s): k for s, k in data.choices.items() if s in seats}
+    try:
+        return settle_hand(hands, current.rules, closer, data.first_round, choices=choices)
+    except ChinchonError as error:
+        raise error.at(_seat_field(error.field, seats)) from None
+
+
+def _seat_field(field_path: str, seats: Sequence[int]) -> str:
+    """``hands[i][j]`` from the engine → ``hands[seat][j]`` for the form."""
+    if field_path.startswith("hands[") and "]" in field_path:
+        index, rest = field_path[6:].split("]", 1)
+        if index.isdecimal() and int(index) < len(seats):
+            return f"hands[{seats[int(index)]}]{rest}"
+    return field_path
+
+
+def entry_points(current: Standing, entry: HandEntry) -> dict[int, int] | None:
+    """The entry's hand as points by seat (the engine's for the players
+    entered with cards), or ``None`` while it is incomplete or refused."""
+    try:
+        data = engine_input(current, entry)
+        if entry.mode is EntryMode.CARDS:
+            judgement = judge(current, entry, data)
+            if judgement is not None:
+                return dict(judgement.points) if judgement.legal and not judgement.missing else None
+            data = engine_input(current, _by_points(entry))
+    except ChinchonError:
+        return None
+    return dict(data.points)
+
+
+def _by_points(entry: HandEntry) -> HandEntry:
+    return HandEntry(
+        entry.closer, EntryMode.POINTS, {}, None, dict(entry.points), entry.chinchon, entry.first_round, entry.choices
+    )
+
+
+def entry_of(hand: Hand) -> HandEntry:
+    """The entry that re-enters a stored hand (to correct it): each player by
+    cards where their cards were kept, else by points."""
+    entry = HandEntry(
+        closer=hand.closer_seat,
+        first_round=hand.first_round,
+        chinchon=hand.chinchon and not any(e.cards for e in hand.entries),
+    )
+    for e in hand.entries:
+        entry.cards[e.seat] = e.cards.split()  # the closer's entry holds all eight
+        entry.points[e.seat] = str(e.points)
+        if e.choice:
+            entry.choices[e.seat] = e.choice
+    return entry
+
+
+# -- saving ---------------------------------------------------------------------------------------
+def save_hand(
+    table: GameTable, version: int | None, submission: str, entry: HandEntry, *, replaces: Hand | None = None
+) -> SavedHand:
+    """Judge the hand and store it (inside the unit of work): every player by
+    cards (the engine settles it all), by points, or some by cards and the
+    others by points.  ``replaces``: the hand this one corrects.
+
+    Raises :class:`AlreadySaved` for a replayed form, :class:`StaleError`
+    when the table changed since the form was shown, a coded
+    :class:`ServiceError` (or the engine's error) when the hand, or for a
+    correction the replay of every later hand, breaks the rules.
+    """
+    check_new_submission(Hand, table, submission)
+    current = standing_before(table, replaces) if replaces is not None else standing(table)
+    data = engine_input(current, entry)
+    others = [s for s in current.seats_in if s != entry.closer]
+    # How the others were entered, stored with the hand: the page opens the same way next time.
+    table.entry_mode = EntryMode.CARDS if any(entry.cards.get(s) for s in others) else EntryMode.POINTS
+    judgement = judge(current, entry, data) if entry.mode is EntryMode.CARDS else None
+    if judgement is None:
+        data = engine_input(current, _by_points(entry))
+        hand = store_hand(table, version, submission, data, replaces=replaces)
+    elif judgement.all_cards:
+        hand = store_hand(table, version, submission, data, replaces=replaces)
+    else:
+        if judgement.legal and judgement.missing:
+            raise judgement.missing[0]
+        if not judgement.legal:
+            raise ServiceError("cannot_close", "closer", name=table.names[data.closer], why=judgement.verdict.why)
+        hand = _store_mixed(table, version, submission, data, judgement, replaces=replaces)
+    return SavedHand(hand.number, replaces is not None)
+
+
+def store_hand(
+    table: GameTable,
+    version: int | None,
+    submission: str,
+    data: HandInput,
+    *,
+    replaces: Hand | None = None,
+) -> Hand:
+    """Store one hand given as the engine takes it (or the new version of an
+    edited one); inside the unit of work.  Digital play stores each closed
+    deal through here; forms go through :func:`save_hand`."""
+    check_new_submission(Hand, table, submission)
+    current = standing(table)
+    if replaces is None:
+        step = verify_next_hand(table, current)  # open, and ready for its next hand
+        before, number, dealer = current, step.number, step.dealer
+    else:
+        verify_open(table)
+        before, number, dealer = standing_before(table, replaces), replaces.number, replaces.dealer_seat
+    if data.closer not in before.seats_in:
+        raise ServiceError("closer_out", "closer")
+    hand = Hand(
+        number=number,
+        mode=data.mode,
+        closer_seat=data.closer,
+        dealer_seat=dealer,
+        first_round=data.first_round,
+        submission=submission,
+    )
+    if data.mode is EntryMode.CARDS:
+        _score_cards(hand, before, data)
+    else:
+        _score_points(hand, before, data)
+    claim(table, version)
+    table.hands.append(hand)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        raise AlreadySaved from None  # the same form, saved by a concurrent request
+    if replaces is None:
+        for _source, event in events_of(table, [hand], [], current.state):
+            current.state.apply(event)  # the new hand continues the match as it stood
+    else:
+        replaces.replaced_by_id = hand.id
+        _replay_after_edit(table)
+    return hand
+
+
+def check_points(current: Standing, data: HandInput) -> None:
+    """Typed points must be possible under the rules."""
+    rules = current.rules
+    possible = possible_closer_scores(rules)
+    most = max_hand_points(rules)
+    for seat in current.seats_in:
+        if seat not in data.points:
+            raise ServiceError("points_missing", f"points[{seat}]")
+        value = data.points[seat]
+        if seat == data.closer:
+            if value not in possible:
+                raise ServiceError("closer_points", f"points[{seat}]", value=value, possible=sorted(possible))
+        elif value < 0 or value > most:
+            raise ServiceError("points_impossible", f"points[{seat}]", value=value)
+    if data.chinchon and data.points[data.closer] != chinchon_score(rules):
+        raise ServiceError("chinchon_points", f"points[{data.closer}]")
+
+
+def _score_cards(hand: Hand, before: Standing, data: HandInput) -> None:
+    """The engine settles the hand from everybody's cards: one entry row per player still in."""
+    result = settle(before, data)
+    if not result.legal:
+        raise ServiceError("cannot_close", "closer", name=before.table.names[data.closer], why=result.verdict.why)
+    hand.discard = str(result.discard) if result.discard is not None else None
+    hand.chinchon = result.chinchon
+    hand.wins_match = result.wins_match
+    for seat, r in zip(before.seats_in, result.results or (), strict=True):
+        held = data.cards.get(seat, [])
+        if seat == data.closer and data.discard is not None:
+            held = [*held, data.discard]  # the closer's entry keeps all eight cards
+        hand.entries.append(
+            Entry(
+                seat=seat,
+                cards=" ".join(format_cards(held)),
+                melds=[format_cards(m) for m in r.melds],
+                layoffs=[{"card": str(x.card), "seat": before.seats_in[x.player], "meld": x.meld} for x in r.layoffs],
+                deadwood=" ".join(format_cards(r.deadwood)),
+                points=r.points,
+                choice=data.choices.get(seat, 0),
+            )
+        )
+
+
+def _score_points(hand: Hand, before: Standing, data: HandInput) -> None:
+    """Typed points, checked against what the rules make possible."""
+    check_points(before, data)
+    hand.chinchon = data.chinchon
+    hand.wins_match = data.chinchon and before.rules.chinchon_wins_match
+    hand.entries = [Entry(seat=s, points=data.points[s]) for s in before.seats_in]
+
+
+def _store_mixed(
+    table: GameTable,
+    version: int | None,
+    submission: str,
+    data: HandInput,
+    judgement: Judgement,
+    *,
+    replaces: Hand | None = None,
+) -> Hand:
+    """A hand entered player by player: every player's points (the engine's
+    for the players entered with cards) stored as points, and those
+    players' cards and melds kept beside them."""
+    data.points = dict(judgement.points)
+    data.chinchon = judgement.chinchon
+    data.mode = EntryMode.POINTS
+    hand = store_hand(table, version, submission, data, replaces=replaces)
+    order = judgement.seats
+    by_seat = dict(zip(order, judgement.result.results or (), strict=True))
+    for entry in hand.entries:
+        r = by_seat.get(entry.seat)
+        if r is None:
+            continue
+        held = list(data.cards.get(entry.seat, []))
+        if entry.seat == data.closer and data.discard is not None:
+            held.append(data.discard)
+        entry.cards = " ".join(format_cards(held))
+        entry.melds = [format_cards(m) for m in r.melds]
+        entry.layoffs = [{"card": str(x.card), "seat": order[x.player], "meld": x.meld} for x in r.layoffs]
+        entry.deadwood = " ".join(format_cards(r.deadwood))
+        entry.choice = data.choices.get(entry.seat, 0)
+    hand.discard = str(judgement.result.discard) if judgement.result.discard is not None else None
+    return hand
+
+
+def _replay_after_edit(table: GameTable) -> None:
+    """After an edit, re-entries the rules no longer allow are undone, and every
+    later hand must still replay under the rules; the first that does not is
+    named, with what no longer fits and how many hands to undo to save the edit."""
+    hands = table.active_hands()
+    try:
+        replay(table, hands, table.active_reentries(), void_broken=True)
+    except HandMisfit as misfit:
+        number = misfit.params["number"]
+        count = sum(1 for h in hands if h.number >= number)
+        raise ServiceError("later_hand", "closer", count=count, **misfit.params) from None

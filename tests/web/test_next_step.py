@@ -1,0 +1,262 @@
+"""What may happen next at a table, as every phone sees it (issue #36).
+
+The rule "may this table take its next hand, and who answers a buy-back?"
+has one owner (``companion.services.nextstep``); these are the defects that
+its earlier copies caused, each seen the way a phone sees it.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from companion.extensions import db
+from companion.models import Deal, GameTable, Reentry
+from companion.rules import parse_cards
+from companion.rules.game import HandGame
+from companion.rules.tournament import Play
+from companion.services import tournaments as tournament_service
+from companion.services.unit import transaction
+
+from .helpers import csrf, field, totals
+from .test_play import links_of, new_game, post, snapshot
+from .test_reentry_pending import dani_out_in_a_digital_game
+
+
+def dani_goes_over(app, table_id: int) -> int:
+    """Rig the deal in play: Ana (seat 0) is to discard and closes with 12b;
+    Dani (seat 3) holds only high cards and goes over the target.  Returns
+    the deal's version."""
+    with app.app_context():
+        table = db.session.get(GameTable, table_id)
+        deal = db.session.query(Deal).filter_by(table_id=table.id).one()
+        game = HandGame(
+            rules=table.rules,
+            dealer=3,
+            hands=[
+                parse_cards("1o 2o 3o 1c 1e 1b 4b 12b"),
+                parse_cards("2c 3c 4c 5e 6e 7e 2b"),
+                parse_cards("2e 3e 4e 5c 6c 7c 3b"),
+                parse_cards("12c 11e 10b 7b 12o 11b 10e"),
+            ],
+            stock=parse_cards("6o 7o"),
+            discards=parse_cards("10o"),
+            turn=0,
+            turns_taken=4,
+        )
+        deal.seats, deal.state = [0, 1, 2, 3], game.to_dict()
+        db.session.commit()
+        return deal.version
+
+
+def reentry_form(html: str) -> re.Match[str] | None:
+    return re.search(r'<form method="post" action="([^"]+/reentry)".*?</form>', html, re.S)
+
+
+# -- a tournament table played on one phone ------------------------------------------------------
+def test_a_tournament_tables_phone_answers_buy_back_in(client, app):
+    """Found by a review (#36): at a tournament table played in the app on
+    one phone (the table's player link), a player out with a re-entry left
+    showed "Waiting for Dani to decide" with no form, while the server took
+    the same answer from that very link: the table waited for the organizer."""
+    with app.app_context():
+        with transaction():
+            cup = tournament_service.create_tournament(
+                name="Copa",
+                players=["Ana", "Ben", "Carla", "Dani"],
+                preset="classic",
+                overrides={"target": 15, "reentries": 1},
+                settings=tournament_service.Settings(play=Play.HOTSEAT),
+                seed=3,
+            )
+        with transaction():
+            tournament_service.start_round(cup, cup.version)
+        table = cup.played_rounds[0].tables[0]
+        table_id, phone, names = table.id, table.player_token, table.names
+    out = names[3]  # seated at random: whoever sits fourth goes out
+    version = dani_goes_over(app, table_id)
+    post(client, f"/t/{phone}/play", version=version, action="close", card="12b")
+    html = client.get(f"/t/{phone}/play").get_data(as_text=True)
+    assert f"{out} is out. Buy back in at" in html
+    assert f"Waiting for {out} to decide" not in html
+    form = reentry_form(html)
+    assert form is not None and form.group(1) == f"/t/{phone}/play/reentry"
+    response = client.post(
+        form.group(1),
+        data={
+            "csrf_token": csrf(client),
+            "version": field(form.group(0), "version"),
+            "seat": field(form.group(0), "seat"),
+            "submission": field(form.group(0), "submission"),
+            "decision": "yes",
+        },
+    )
+    assert response.status_code == 303
+    html = client.get(f"/t/{phone}/play").get_data(as_text=True)
+    assert f"{out} is back in the game." in html and 'value="next"' in html
+
+
+# -- every phone learns every change ------------------------------------------------------------
+def poll_url(html: str) -> str:
+    return re.search(r'hx-get="([^"]+/poll\?[^"]+)"', html).group(1).replace("&amp;", "&")
+
+
+def test_other_phones_learn_a_buy_back_decision_at_their_next_poll(client, app):
+    """Found by a review (#36): after Dani bought back in on her phone, Ana's
+    phone kept "Waiting for Dani to decide" until a reload: its poll watched
+    the deal's version only, and a decision moves the table's."""
+    token = dani_out_in_a_digital_game(client, app, mode="devices")
+    _links, seats = links_of(app, token)
+    ana = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    assert "Waiting for Dani to decide whether to buy back in." in ana
+    poll = poll_url(ana)
+    assert client.get(poll).status_code == 204  # nothing changed yet
+    dani = client.get(f"/s/{seats['Dani']}").get_data(as_text=True)
+    form = reentry_form(dani)
+    client.post(
+        form.group(1),
+        data={
+            "csrf_token": csrf(client),
+            "version": field(form.group(0), "version"),
+            "seat": "3",
+            "submission": field(form.group(0), "submission"),
+            "decision": "yes",
+        },
+    )
+    answer = client.get(poll)
+    assert answer.status_code == 200
+    html = answer.get_data(as_text=True)
+    assert "Waiting for Dani to decide" not in html
+    assert totals(client, token)[3] == int(
+        re.search(r'aria-label="Total: (\d+)">\d+</span>\s*</li>\s*</ul>', html).group(1)
+    )
+
+
+def test_other_phones_learn_a_settings_change_at_their_next_poll(client, app):
+    """The same for the owner changing the target between hands (#36)."""
+    token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
+    _links, seats = links_of(app, token)
+    ben = client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    poll = poll_url(ben)
+    assert client.get(poll).status_code == 204
+    settings = client.get(f"/t/{token}/settings").get_data(as_text=True)
+    response = client.post(
+        f"/t/{token}/settings",
+        data={
+            "csrf_token": field(settings, "csrf_token"),
+            "version": field(settings, "version"),
+            "name": "",
+            "target": "150",
+        },
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+    assert client.get(poll).status_code == 200
+
+
+# -- the dealer after a void hand -------------------------------------------------------------------
+def test_after_a_void_hand_every_page_names_the_same_dealer(client, app):
+    """Found by a review (#36): the void confirmation said "Ben deals it
+    again", the scoreboard went on saying "Hand 1 · Ana deals", and the game
+    screen showed Ben dealing."""
+    players = [("Ana", "human"), ("Ben", "human"), ("Robo", "good")]
+    token = new_game(client, players, mode="devices").headers["Location"].split("/")[2]
+    links, seats = links_of(app, token)
+    _, _, _version, game = snapshot(app, token)
+    assert game.dealer == 0  # Ana deals hand 1
+    board = client.get(f"/t/{links['watch']}").get_data(as_text=True)
+    assert "Hand 1 · Ana deals" in board
+    confirm = client.get(f"/t/{token}/play?void=1").get_data(as_text=True)
+    assert "the cards are gathered and Ben deals it again" in confirm
+    form = re.search(r'<form method="post"[^>]*>(?:(?!</form>).)*value="void".*?</form>', confirm, re.S).group(0)
+    post(client, f"/t/{token}/play", version=field(form, "version"), deal=field(form, "deal"), action="void")
+    for url in (f"/t/{links['watch']}", f"/t/{token}"):
+        html = client.get(url).get_data(as_text=True)
+        assert "Hand 1 · Ben deals" in html, url
+    for url in (f"/s/{seats['Ana']}", f"/t/{token}/play"):
+        assert "Ben deals a new hand." in client.get(url).get_data(as_text=True), url
+    page = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    post(client, f"/s/{seats['Ana']}", version=field(page, "version"), deal=field(page, "deal"), action="next")
+    _, deal_seats, _version, game = snapshot(app, token)
+    assert deal_seats[game.dealer] == 1  # Ben deals the hand again
+    assert "Hand 1 · Ben deals" in client.get(f"/t/{links['watch']}").get_data(as_text=True)
+    html = re.sub(r"\s+", " ", client.get(f"/s/{seats['Ana']}").get_data(as_text=True))
+    assert re.search(r'<span class="who">Ben</span> <span class="badges">(?:(?!</li>).)*badge dealer', html)
+
+
+# -- harmless races -----------------------------------------------------------------------------------
+def flashes(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'<p class="flash (\w+)">([^<]*)</p>', html)
+
+
+def test_a_second_tap_on_deal_the_next_hand_says_who_dealt(client, app):
+    """Found by a review (#36): two phones tapping "Deal the next hand"
+    together deal once (right), but the second read a red "That move came
+    too late".  It says what happened: Ana already dealt."""
+    players = [("Ana", "human"), ("Ben", "human"), ("Robo", "good")]
+    token = new_game(client, players, mode="devices").headers["Location"].split("/")[2]
+    _links, seats = links_of(app, token)
+    confirm = client.get(f"/t/{token}/play?void=1").get_data(as_text=True)
+    form = re.search(r'<form method="post"[^>]*>(?:(?!</form>).)*value="void".*?</form>', confirm, re.S).group(0)
+    post(client, f"/t/{token}/play", version=field(form, "version"), deal=field(form, "deal"), action="void")
+    ana = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    ben = client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    first = post(client, f"/s/{seats['Ana']}", version=field(ana, "version"), deal=field(ana, "deal"), action="next")
+    assert first.status_code == 303
+    second = post(client, f"/s/{seats['Ben']}", version=field(ben, "version"), deal=field(ben, "deal"), action="next")
+    assert second.status_code == 303
+    shown = flashes(client.get(second.headers["Location"]).get_data(as_text=True))
+    assert shown == [("ok", "Ana already dealt hand 1.")]
+    with app.app_context():
+        assert db.session.query(Deal).count() == 2
+
+
+def test_a_second_answer_to_a_computers_buy_back_says_who_decided(client, app):
+    """Found by a review (#36): a "no" to a computer player's buy-back tapped
+    as another phone said yes read "Re-entry refused: Dani is still in"."""
+    token = dani_out_in_a_digital_game(client, app, mode="devices", dani="good")
+    _links, seats = links_of(app, token)
+    ana = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
+    ben = client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
+    forms = [reentry_form(html) for html in (ana, ben)]
+    assert all(forms)
+
+    def answer(seat_token: str, form: re.Match[str], decision: str):
+        return client.post(
+            f"/s/{seat_token}/reentry",
+            data={
+                "csrf_token": csrf(client),
+                "version": field(form.group(0), "version"),
+                "seat": "3",
+                "submission": uuid.uuid4().hex,
+                "decision": decision,
+            },
+        )
+
+    assert answer(seats["Ana"], forms[0], "yes").status_code == 303
+    second = answer(seats["Ben"], forms[1], "no")
+    assert second.status_code == 303
+    shown = flashes(client.get(second.headers["Location"]).get_data(as_text=True))
+    assert shown == [("ok", "Ana already decided: Dani is back in.")]
+    with app.app_context():
+        assert [(r.seat, r.declined) for r in db.session.query(Reentry)] == [(3, False)]
+
+
+def test_the_races_are_told_in_the_pages_language(client, app):
+    """Every new sentence in every language: es-AR in the voseo's own words, German too."""
+    token = dani_out_in_a_digital_game(client, app, mode="devices", dani="good")
+    _links, seats = links_of(app, token)
+    forms = {name: reentry_form(client.get(f"/s/{seats[name]}").get_data(as_text=True)) for name in ("Ana", "Ben")}
+
+    def answer(name: str, decision: str):
+        form = forms[name]
+        data = {"csrf_token": csrf(client), "version": field(form.group(0), "version"), "seat": "3"}
+        data |= {"submission": uuid.uuid4().hex, "decision": decision}
+        return client.post(f"/s/{seats[name]}/reentry", data=data)
+
+    answer("Ana", "no")
+    client.set_cookie("lang", "es_AR")
+    shown = flashes(client.get(answer("Ben", "yes").headers["Location"]).get_data(as_text=True))
+    assert shown == [("ok", "Ana ya decidió: Dani se queda afuera.")]
+    client.set_cookie("lang", "de")
+    shown = flashes(client.get(answer("Ben", "no").headers["Location"]).get_data(as_text=True))
+    assert shown == [("ok", "Ana hat schon entschieden: Dani bleibt draußen.")]
