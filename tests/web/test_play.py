@@ -696,6 +696,17 @@ def test_three_next_posts_at_once_deal_exactly_once(app):
     assert codes == [303, 303, 303]
     with app.app_context():
         assert db.session.query(Deal).count() == 2
+        dealt_by = db.session.query(Deal).order_by(Deal.id.desc()).first().dealt_by
+    # The phones that lost the race read who dealt (#36), not a red "too late".
+    said = [
+        re.findall(r'<p class="flash (\w+)">([^<]*)</p>', c.get(f"/s/{seats['Ana']}").get_data(as_text=True))
+        for c in clients
+    ]
+    assert sorted(said) == [
+        [],
+        [("ok", f"{dealt_by} already dealt hand 1.")],
+        [("ok", f"{dealt_by} already dealt hand 1.")],
+    ]
 
 
 def test_a_repeated_next_with_an_old_version_deals_nothing(client, app):
