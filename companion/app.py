@@ -6,7 +6,8 @@ import os
 from typing import Any
 
 from flask import Flask, Response, request
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import InterfaceError, OperationalError
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from werkzeug.routing import IntegerConverter
 
 from . import config
@@ -19,6 +20,8 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
 )
+#: The forms that save a hand (a hand kept on the phone when the server cannot save it).
+HAND_FORMS = ("tables.new_hand", "tables.edit_hand")
 #: On every answer (HSTS too, over HTTPS).
 HEADERS = [
     ("Content-Security-Policy", CSP),
@@ -93,6 +96,14 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # before it is read into memory.
         MAX_CONTENT_LENGTH=64 * 1024,
         API_CORS_ORIGINS="",  # no cross-site browser calls unless origins are named
+        # Redis holds the limits' counts: while it is away each worker counts in
+        # its own memory (said once in the log), and the counts go back to it
+        # when it answers again; an error there never fails a request.
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
+        RATELIMIT_SWALLOW_ERRORS=True,
+        RATELIMIT_STORAGE_OPTIONS={"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        # A statement's parameters hold secret links: never in an error message or a log line.
+        SQLALCHEMY_ENGINE_OPTIONS={"hide_parameters": True},
     )
     if test_config is None:
         app.config.from_mapping(config.from_environment(app.instance_path))
@@ -219,6 +230,26 @@ def _errors(app: Flask) -> None:
         if request.path.startswith("/api/"):
             return http_error_json(error)
         return render_template("error.html", code=error.code, message=None), error.code
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(InterfaceError)
+    def database_away(error: Exception):
+        """The database away (a restart, a lost connection, a lock held too
+        long): nothing was stored, and the page says so in the app's words
+        (503, try again shortly).  A hand's save says the phone keeps the
+        hand (offline.js queues it and sends it when the server can save)."""
+        from .api.http import http_error_json
+        from .web.messages import outage_text
+
+        app.logger.warning("database unreachable: %s", str(error.orig if hasattr(error, "orig") else error).strip())
+        headers = {"Retry-After": "5"}
+        hand = request.method == "POST" and request.endpoint in HAND_FORMS and request.form.get("action") == "save"
+        if request.path.startswith("/api/"):
+            response = http_error_json(ServiceUnavailable(), outage_text(hand=False))
+            response.headers.update(headers)
+            return response
+        page = render_template("error.html", code=503, message=outage_text(hand=hand), unsaved_hand=hand)
+        return page, 503, headers
 
 
 def _input_guards(app: Flask) -> None:

@@ -68,7 +68,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
     return {
         "SECRET_KEY": secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True, "hide_parameters": True},
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         "REDIS_URL": os.environ.get("REDIS_URL", ""),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or os.environ.get("REDIS_URL") or "memory://",

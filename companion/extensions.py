@@ -1,5 +1,7 @@
 """Flask extensions, created unbound and initialised in :func:`create_app`."""
 
+import logging
+
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -21,7 +23,22 @@ class Base(DeclarativeBase):
     )
 
 
-db = SQLAlchemy(model_class=Base)
+class Database(SQLAlchemy):
+    """Flask-SQLAlchemy, but the end of a request never fails: closing the
+    session of a request whose database went away (a restart) raises from the
+    rollback, after the answer was decided; the connection is dropped and the
+    pool makes a new one for the next request."""
+
+    def _teardown_session(self, exc: BaseException | None) -> None:
+        try:
+            super()._teardown_session(exc)
+        except Exception:
+            logging.getLogger(__name__).warning(
+                "database session not closed cleanly; connection dropped", exc_info=True
+            )
+
+
+db = Database(model_class=Base)
 csrf = CSRFProtect()
 migrate = Migrate()
 #: In memory by default; RATELIMIT_STORAGE_URI (e.g. redis://...) shares it between servers.

@@ -72,11 +72,35 @@ class HandInput:
 
 
 @dataclass(frozen=True, slots=True)
+class LastHand:
+    """A table's last hand as a phone shows it beside its own entry: its
+    number, who closed, and each player's points (by name, in seat order)."""
+
+    number: int
+    closer: str
+    points: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def of(cls, current: Standing) -> LastHand | None:
+        if not current.rows:
+            return None
+        row, names = current.rows[-1], current.table.names
+        points = tuple((names[seat], points) for seat, points in sorted(row.points.items()))
+        return cls(row.hand.number, names[row.hand.closer_seat], points)
+
+
+@dataclass(frozen=True, slots=True)
 class SavedHand:
-    """What the page says after a save, known before the commit."""
+    """What a phone is told after a save, all known before the commit (so
+    nothing after it can turn a stored hand into an error): the hand's
+    number, whether it corrected one, and the table as it now stands (its
+    version, the next hand's number, its last hand)."""
 
     number: int
     corrected: bool
+    version: int
+    next_number: int
+    last: LastHand | None
 
 
 #: Points as typed: a whole number, signed or not (at most 9 digits).
@@ -381,7 +405,8 @@ def save_hand(
         if not judgement.legal:
             raise ServiceError("cannot_close", "closer", name=table.names[data.closer], why=judgement.verdict.why)
         hand = _store_mixed(table, version, submission, data, judgement, replaces=replaces)
-    return SavedHand(hand.number, replaces is not None)
+    after = standing(table)
+    return SavedHand(hand.number, replaces is not None, table.version, after.next_number, LastHand.of(after))
 
 
 def store_hand(

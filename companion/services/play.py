@@ -32,7 +32,7 @@ from .hands import HandInput, store_hand
 from .nextstep import TABLE_PHONE, Asker, Refusal, can_write, latest_deal, next_step, verify_open
 from .standing import standing
 from .tables import create_table
-from .unit import AlreadyDone, AlreadySaved, ServiceError, StaleError, claim, new_token
+from .unit import AlreadyDone, AlreadySaved, ServiceError, StaleError, claim, new_token, touch
 
 BOT_TURNS = 12  # per request; the next request carries on
 BOT_SECONDS = 1.0
@@ -130,7 +130,7 @@ def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE, by: str = "") -> Dea
     db.session.add(deal)
     db.session.flush()
     run_bots(table, deal, game, pace=pace)
-    deal.state = game.to_dict()
+    keep(table, deal, game)
     return deal
 
 
@@ -177,9 +177,18 @@ def void_hand(table: GameTable, deal_id: int | None, version: int | None) -> Dea
     game = game_of(table, deal)
     game.abandon()
     claim(deal, version)
+    keep(table, deal, game)
+    return deal
+
+
+def keep(table: GameTable, deal: Deal, game: HandGame) -> None:
+    """The deal's new state, stored; a hand that just ended void moves who
+    deals next, which every page of the table shows: the table's version too."""
+    was_void = bool(deal.state.get("void"))
     deal.state = game.to_dict()
     deal.updated_at = now()
-    return deal
+    if game.void is not None and not was_void:
+        touch(table)
 
 
 def is_bot(table: GameTable, deal: Deal, engine_seat: int) -> bool:
@@ -233,8 +242,7 @@ def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     except StaleError:
         return False
     run_bots(table, deal, game, pace=pace)
-    deal.state = game.to_dict()
-    deal.updated_at = now()
+    keep(table, deal, game)
     return True
 
 
@@ -350,8 +358,7 @@ def act(
         finish(table, deal, game)
     else:
         run_bots(table, deal, game, pace=pace)
-    deal.state = game.to_dict()
-    deal.updated_at = now()
+    keep(table, deal, game)
     return game
 
 

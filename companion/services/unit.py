@@ -123,6 +123,21 @@ def claim(row: GameTable | Deal | Tournament, seen_version: int | None) -> None:
         db.session.info.setdefault(WRITTEN, {})[id(row)] = row
 
 
+def touch(table: GameTable) -> None:
+    """The table's next version without a form's claim, for a change its
+    pages show that no form of the table's was about (a digital hand voided
+    moves who deals next): every phone's poll sees it, and a form shown
+    before is refused as stale after it."""
+    db.session.execute(
+        update(GameTable)
+        .where(GameTable.id == table.id)
+        .values(version=GameTable.version + 1, updated_at=now())
+        .execution_options(synchronize_session=False)
+    )
+    db.session.refresh(table, ["version", "updated_at"])
+    db.session.info.setdefault(WRITTEN, {})[id(table)] = table
+
+
 def check_new_submission(model: type[Hand] | type[Reentry], table: GameTable, submission: str) -> None:
     """A submission id is stored once per table; seeing it again means a replayed form."""
     seen = select(model.id).where(model.table_id == table.id, model.submission == submission)

@@ -122,7 +122,7 @@
   }
 
   function fieldsOf(form) {
-    const sent = [F.csrf, F.version, F.submission, F.action];
+    const sent = [F.csrf, F.version, F.submission, F.number, F.action];
     const out = [];
     new FormData(form).forEach(function (value, name) {
       if (sent.indexOf(name) < 0) out.push([name, String(value)]);
@@ -140,7 +140,7 @@
     const cleared = new RegExp("^(" + F.cards + "|" + F.choice + ")\\d+$|^" + F.discard + "$");
     Array.prototype.forEach.call(form.elements, function (input) {
       const name = input.name;
-      if (!name || [F.csrf, F.version, F.submission].indexOf(name) >= 0 || input.type === "submit" || input.tagName === "BUTTON") return;
+      if (!name || [F.csrf, F.version, F.submission, F.number].indexOf(name) >= 0 || input.type === "submit" || input.tagName === "BUTTON") return;
       const values = given[name] || [];
       if (input.type === "checkbox") {
         const k = name + "=" + input.value;
@@ -276,6 +276,45 @@
     if (navigator.onLine !== false) {
       flush().then(function () { afterSending(form, entry.id, submitter); });
     }
+  }
+
+  // What a hand form sends, for the queue should the server not save it.
+  function sentFrom(form) {
+    const draft = draftOf(form);
+    return {
+      url: pathOf(formAction(form)),
+      submission: form.elements[F.submission].value,
+      version: parseInt(form.elements[F.version].value, 10),
+      number: draft.number,
+      edit: draft.kind === "edit",
+      names: seatNames(form),
+    };
+  }
+
+  // The server could not save the hand just sent (its database was away):
+  // the hand joins the queue, with the id it was sent with (stored once
+  // however often it goes), and is sent by itself when the server can save.
+  function keepUnsent(marker) {
+    const unsent = drafts.unsent(store);
+    if (!unsent) return;
+    const sent = unsent.sent;
+    const q = queue();
+    const entry = q.keep({
+      token: tokenOf(sent.url),
+      url: sent.url,
+      edit: !!sent.edit,
+      submission: sent.submission,
+      copied: false,
+      version: sent.version,
+      number: sent.number,
+      fields: unsent.fields,
+      summary: Chinchon.queue.summarize(unsent.fields, sent.names || {}, F),
+      at: Date.now(),
+    });
+    saveQueue(q);
+    drafts.drop(store, sent.key);
+    marker.textContent = t("keptUnsaved", { n: entry.number });
+    marker.hidden = false;
   }
 
   // Online, a changed or queued hand was sent at once: the reason right here
@@ -567,7 +606,7 @@
       note(submitter || form.querySelector("button"), t("notSent"), "status");
     } else if (isHand) {
       saveDraft(form);
-      if (saving) drafts.submitted(store, draftKey(form));
+      if (saving) drafts.submitted(store, draftKey(form), sentFrom(form));
     }
   });
 
@@ -612,6 +651,8 @@
     try { texts = JSON.parse((data && data.dataset.texts) || "{}"); } catch (e) { texts = {}; }
     banner();
     const form = document.querySelector("form[data-draft]");
+    const unsaved = document.querySelector("[data-unsaved-hand]");
+    if (unsaved) keepUnsent(unsaved);
     try { drafts.sweep(store, draftKey(form), Date.now()); } catch (e) { /* storage unavailable: nothing to sweep */ }
     if (form) {
       prepareHandPage(form);

@@ -39,6 +39,8 @@ class EntryState:
     choices: dict[int, int] = field(default_factory=dict)
     version: int = 0
     submission: str = field(default_factory=lambda: uuid.uuid4().hex)
+    #: The hand's number as the page showed it (None: not said).
+    number: int | None = None
 
     def tokens(self, seat: int) -> str:
         return " ".join(self.hands.get(seat, []))
@@ -87,6 +89,7 @@ def read_state(form: MultiDict[str, str], standing: Standing) -> EntryState:
         first_round=_yes(form.get("first_round")),
         version=_int(form.get("version"), 0) or 0,
         submission=(form.get("submission") or uuid.uuid4().hex)[:40],
+        number=_int(form.get("number")),
     )
     for seat in seats:
         state.hands[seat] = read_tokens(form.getlist(f"h{seat}"), rules)

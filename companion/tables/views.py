@@ -21,6 +21,7 @@ from ..services import hands as hand_service
 from ..services import tables as table_service
 from ..services import undo as undo_service
 from ..services.groups import join
+from ..services.hands import LastHand, SavedHand
 from ..services.nextstep import can_rematch, next_step
 from ..services.play import hints_by_number
 from ..services.rematch import rematch as make_rematch
@@ -29,7 +30,8 @@ from ..services.tournaments import confirm_result as confirm_result_
 from ..services.tournaments import dispute_result as dispute_result_
 from ..services.tournaments import in_round
 from ..web.access import OWNER, OWNER_ONLY, PLAYER, READ, WATCH, WRITE, Link, Role, allow
-from ..web.client import QUEUE_HEADER, QUEUED, QueueStatus
+from ..web.client import QUEUE_HEADER, QUEUED, QueueAnswer, QueueStatus
+from ..web.client import LastHand as LastHandJSON
 from ..web.cookies import remember_table, set_cookie
 from ..web.forms import SettingsForm, TableForm, table_problem
 from ..web.group_form import group_for_form
@@ -260,24 +262,31 @@ def _entry_page(link: Link, current: Standing, state: EntryState, *, error=None,
 
 @dataclasses.dataclass(frozen=True)
 class KeptEntry:
-    """The hand another phone saved first (a scoreboard row) beside this
-    phone's entry (points by seat, empty while incomplete); ``same``: the
-    same closer and the same points, a duplicate."""
+    """What another phone did first, beside this phone's entry: saved a hand
+    (``other``, a scoreboard row, with this entry's points by seat, empty
+    while incomplete; ``same``: the same closer and points, a duplicate), or
+    undid one (``undone``: its number), or changed something else."""
 
-    other: HandRow
-    mine: dict[int, int]
-    closer: int | None
-    same: bool
+    other: HandRow | None = None
+    mine: dict[int, int] = dataclasses.field(default_factory=dict)
+    closer: int | None = None
+    same: bool = False
+    undone: int | None = None
+
+    @property
+    def saved(self) -> bool:
+        return self.other is not None
 
     @property
     def seats(self) -> list[int]:
-        return sorted({*self.other.points, *self.mine})
+        return sorted({*(self.other.points if self.other else {}), *self.mine})
 
 
 def _kept_entry(link: Link, state: EntryState):
-    """Another phone saved first: show what it saved next to this phone's
-    entry, which is kept (not thrown away) to be saved as the next hand or
-    dropped; when both are the same hand, only dropping it is offered."""
+    """Another phone wrote first: this phone's entry is kept (never thrown
+    away) beside what happened.  It saved a hand: shown next to the entry,
+    to save as the next hand or drop (only dropping when both are the same
+    hand); it undid one, or changed something else: said so."""
     table = link.table
     db.session.refresh(table)
     fresh = standing(table)
@@ -285,9 +294,13 @@ def _kept_entry(link: Link, state: EntryState):
     if step.played_out:
         flash(error_text(step.error("closer")), "error")
         return redirect(url_for("tables.scoreboard", token=link.token)), 303
+    shown = state.number or fresh.next_number  # an older page does not say: as if a hand was saved
     other = fresh.rows[-1] if fresh.rows else None
-    kept = None
-    if other is not None:
+    if fresh.next_number < shown:
+        kept = KeptEntry(undone=fresh.next_number)
+    elif (fresh.next_number == shown and state.number is not None) or other is None:
+        kept = KeptEntry()
+    else:
         mine = hand_service.entry_points(standing_before(table, other.hand), state.entry())
         kept = KeptEntry(
             other=other,
@@ -327,7 +340,7 @@ def _save(link: Link, current: Standing, state: EntryState, *, replaces=None):
             link, current, state, error=saved.error, number=replaces.number if replaces else None, status=400
         )
     if queued:
-        return _queue_answer(table, None)
+        return _stored_answer(saved)
     if saved.corrected:
         flash(_("Hand %(number)s corrected; every later total was recomputed.", number=saved.number), "ok")
     else:
@@ -335,30 +348,40 @@ def _save(link: Link, current: Standing, state: EntryState, *, replaces=None):
     return redirect(url_for("tables.scoreboard", token=link.token)), 303
 
 
-def _queue_answer(table: GameTable, refused: Refused | None) -> dict:
-    """The outcome for the offline queue (``stored``, ``stale`` or ``refused``:
-    the request itself went well, so 200), the table's version now, and the
-    last hand stored (shown beside a pending hand that met a newer version)."""
+def _stored_answer(saved: SavedHand) -> QueueAnswer:
+    """A queued hand stored now: the answer is the service's, read before the commit."""
+    return {
+        "status": QueueStatus.STORED,
+        "version": saved.version,
+        "next_number": saved.next_number,
+        "last": _last_hand(saved.last),
+    }
+
+
+def _queue_answer(table: GameTable, refused: Refused) -> QueueAnswer:
+    """The outcome for the offline queue of a hand not stored now (``stored``
+    before, ``stale`` or ``refused``: the request itself went well, so 200),
+    the table's version now, and the last hand stored (shown beside a pending
+    hand that met a newer version)."""
     db.session.refresh(table)
     current = standing(table)
-    names = table.names
-    last = None
-    if current.rows:
-        row = current.rows[-1]
-        last = {
-            "number": row.hand.number,
-            "closer": names[row.hand.closer_seat],
-            "points": [[names[seat], points] for seat, points in sorted(row.points.items())],
-        }
-    extra: dict[str, object] = {}
-    if refused is None or refused.harmless:
-        status = QueueStatus.STORED
-    elif refused.why is Why.STALE:
-        status = QueueStatus.STALE
-    else:
-        status, extra = QueueStatus.REFUSED, {"error": refused.message, "field": refused.field}
-    answer = {"status": status, "version": table.version, "next_number": current.next_number, "last": last}
-    return {**answer, **extra}
+    answer: QueueAnswer = {
+        "status": QueueStatus.STORED,
+        "version": table.version,
+        "next_number": current.next_number,
+        "last": _last_hand(LastHand.of(current)),
+    }
+    if refused.why is Why.STALE:
+        answer["status"] = QueueStatus.STALE
+    elif not refused.harmless:
+        answer["status"], answer["error"], answer["field"] = QueueStatus.REFUSED, refused.message, refused.field
+    return answer
+
+
+def _last_hand(last: LastHand | None) -> LastHandJSON | None:
+    if last is None:
+        return None
+    return {"number": last.number, "closer": last.closer, "points": [[name, p] for name, p in last.points]}
 
 
 @bp.route("/t/<token>/hands/new", methods=["GET", "POST"])

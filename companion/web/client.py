@@ -66,6 +66,7 @@ HAND_FIELDS = {
     "csrf": "csrf_token",
     "version": "version",
     "submission": "submission",
+    "number": "number",  # the hand's number as the page showed it
     "action": "action",
     "save": "save",  # the value of ``action`` that saves the hand
     "closer": "closer",
@@ -176,6 +177,10 @@ def offline_texts() -> dict[str, str]:
             number="{n}",
         ),
         "notSent": _("No connection: nothing was sent. Try again when the connection returns."),
+        "keptUnsaved": _(
+            "Hand %(number)s is kept on this phone and is sent by itself as soon as the server can save it.",
+            number="{n}",
+        ),
         "editing": _("You are changing a hand that is waiting to be sent."),
         "edit": _("Change"),
         "drop": _("Drop"),

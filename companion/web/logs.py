@@ -42,6 +42,11 @@ class RedactingFilter(logging.Filter):
         return True
 
 
+#: The loggers whose lines are the app's: its own modules' and the rate limiter's
+#: (which says when Redis is away and back).
+LOGGERS = ("companion", "flask-limiter")
+
+
 def init_app(app: Flask) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"))
@@ -49,6 +54,10 @@ def init_app(app: Flask) -> None:
     app.logger.handlers = [handler]
     app.logger.setLevel(app.config.get("LOG_LEVEL", "INFO"))
     app.logger.propagate = False
+    for name in LOGGERS:  # the app's own (``companion.app``) does not reach here: it stops above
+        logger = logging.getLogger(name)
+        logger.handlers = [h for h in logger.handlers if not isinstance(h, logging.StreamHandler)] + [handler]
+        logger.setLevel(app.config.get("LOG_LEVEL", "INFO"))
     server = logging.getLogger("werkzeug")  # `flask run` logs every request line here
     if not any(isinstance(f, RedactingFilter) for f in server.filters):
         server.addFilter(RedactingFilter())

@@ -92,6 +92,13 @@ def unconfirmed_text(what: Unconfirmed) -> str:
     return _("Tick the box to confirm: the tournament and all its tables are deleted.")
 
 
+def outage_text(*, hand: bool) -> str:
+    """The database out of reach (a restart): nothing was changed."""
+    if hand:
+        return _("The hand could not be saved: the server cannot reach its records right now. Nothing was stored.")
+    return _("The server cannot reach its records right now. Nothing was changed; try again in a moment.")
+
+
 def review_waits_text() -> str:
     """A read-only link asking for a hand's review before the match is over."""
     return _("A read-only link shows the review of each hand once the match is over.")

@@ -63,7 +63,13 @@ def key(token: str) -> str:
 
 
 class Versions:
-    """The version of the table behind a link, from Redis or the database."""
+    """The version of the table behind a link, from Redis or the database.
+
+    Redis away costs nothing but a ``SELECT`` a poll: the database answers,
+    the log says so once (and once when Redis is back), and a write that
+    could not raise its version there meanwhile is not served stale after:
+    coming back, this worker drops every cached version, so the next polls
+    read the database again."""
 
     def __init__(self, engine: Engine, redis: Any = None) -> None:
         self.engine = engine
@@ -71,13 +77,15 @@ class Versions:
         self._raise = redis.register_script(RAISE) if redis is not None else None
         columns = (GameTable.owner_token, GameTable.player_token, GameTable.watch_token)
         self._query = select(GameTable.version).where(or_(*(c == bindparam("token") for c in columns)))
+        self.away = False
 
     def of(self, token: str) -> int | None:
         if self.redis is not None:
             try:
+                self._back()
                 cached = self.redis.get(key(token))
-            except Exception:  # Redis away: the database still answers
-                log.warning("version cache unreachable; reading the database", exc_info=True)
+            except Exception as error:  # Redis away: the database still answers
+                self._lost(error)
                 return self._read(token)
             if cached is not None:
                 return int(cached)
@@ -95,6 +103,7 @@ class Versions:
         if self.redis is None or not versions:
             return
         try:
+            self._back()
             with self.redis.pipeline(transaction=False) as pipe:
                 for token, version in versions.items():
                     if version is None:
@@ -102,8 +111,25 @@ class Versions:
                     elif self._raise is not None:
                         self._raise(keys=[key(token)], args=[version, TTL], client=pipe)
                 pipe.execute()
-        except Exception:
-            log.warning("version cache not updated; it expires within %s s", TTL, exc_info=True)
+        except Exception as error:
+            self._lost(error)
+
+    def _lost(self, error: Exception) -> None:
+        if not self.away:
+            self.away = True
+            log.warning("version cache (Redis) unreachable: polls read the database (%s)", type(error).__name__)
+
+    def _back(self) -> None:
+        """After an outage, before Redis is read or written again: versions
+        raised while it was away never reached it, so none it holds is
+        trusted (raises while it is still away)."""
+        if not self.away:
+            return
+        stale = list(self.redis.scan_iter(match=PREFIX + "*", count=500))
+        if stale:
+            self.redis.delete(*stale)
+        self.away = False
+        log.info("version cache (Redis) reachable again: %s cached versions dropped", len(stale))
 
 
 class PollShortcut:
@@ -129,7 +155,7 @@ class PollShortcut:
         try:
             return self.versions.of(token) == since
         except Exception:
-            log.warning("poll shortcut could not read a version", exc_info=True)
+            log.warning("poll shortcut could not read a version: the app answers", exc_info=True)
             return False
 
 

@@ -7,7 +7,7 @@ import hashlib
 import os
 import uuid
 
-from flask import Flask, current_app, render_template, request
+from flask import Flask, current_app, g, render_template, request
 from flask_babel import format_decimal, format_percent, get_locale
 
 from ..rules import parse_card
@@ -57,6 +57,7 @@ def init_app(app: Flask) -> None:
             "parse_card": parse_card,
             "current_path": request.full_path.rstrip("?") if request else "/",
             "new_submission": lambda: uuid.uuid4().hex,
+            "request_reference": lambda: g.get("request_id", "-"),
             "offline_texts": offline_texts,
             "page_config": page_config,
             "percent": format_percent,

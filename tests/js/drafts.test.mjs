@@ -90,6 +90,23 @@ describe("sweeping", () => {
     assert.deepEqual(store.keys().sort(), ["chinchon-draft:b:new:1", "chinchon-queue", "chinchon-wake"]);
   });
 
+  test("a hand the server could not save comes back with what was sent, once", () => {
+    const fields = [["closer", "1"], ["p0", "10"], ["p1", "-10"]];
+    const sent = { url: "/t/abc/hands/new", submission: "s1", version: 4, number: 3, edit: false, names: { 0: "Ana" } };
+    const store = memoryStore({ [current]: { at: NOW, fields: fields } });
+    drafts.submitted(store, current, sent);
+    assert.deepEqual(drafts.unsent(store), { sent: { ...sent, key: current }, fields: fields });
+    assert.equal(drafts.unsent(store), null); // read once
+    assert.deepEqual(drafts.load(store, current), fields); // the draft stays until it is queued
+  });
+
+  test("nothing comes back when no hand was sent, or its draft is gone", () => {
+    assert.equal(drafts.unsent(memoryStore()), null);
+    const store = memoryStore();
+    drafts.submitted(store, current, { url: "/t/abc/hands/new" });
+    assert.equal(drafts.unsent(store), null);
+  });
+
   test("the mark of the form sent is read once", () => {
     const store = memoryStore();
     drafts.submitted(store, current);

@@ -165,6 +165,8 @@ def test_after_a_void_hand_every_page_names_the_same_dealer(client, app):
     assert game.dealer == 0  # Ana deals hand 1
     board = client.get(f"/t/{links['watch']}").get_data(as_text=True)
     assert "Hand 1 · Ana deals" in board
+    since = re.search(r"since=(\d+)", board).group(1)  # a scoreboard left open on another phone
+    assert client.get(f"/t/{links['watch']}?since={since}").status_code == 204
     confirm = client.get(f"/t/{token}/play?void=1").get_data(as_text=True)
     assert "the cards are gathered and Ben deals it again" in confirm
     form = re.search(r'<form method="post"[^>]*>(?:(?!</form>).)*value="void".*?</form>', confirm, re.S).group(0)
@@ -172,6 +174,9 @@ def test_after_a_void_hand_every_page_names_the_same_dealer(client, app):
     for url in (f"/t/{links['watch']}", f"/t/{token}"):
         html = client.get(url).get_data(as_text=True)
         assert "Hand 1 · Ben deals" in html, url
+    # Found by a tryout: the open scoreboard kept "Ana deals" until a reload (a void moved only the deal).
+    polled = client.get(f"/t/{links['watch']}?since={since}")
+    assert polled.status_code == 200 and "Hand 1 · Ben deals" in polled.get_data(as_text=True)
     for url in (f"/s/{seats['Ana']}", f"/t/{token}/play"):
         assert "Ben deals a new hand." in client.get(url).get_data(as_text=True), url
     page = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
@@ -260,3 +265,30 @@ def test_the_races_are_told_in_the_pages_language(client, app):
     client.set_cookie("lang", "de")
     shown = flashes(client.get(answer("Ben", "no").headers["Location"]).get_data(as_text=True))
     assert shown == [("ok", "Ana hat schon entschieden: Dani bleibt draußen.")]
+
+
+def test_a_hand_saved_after_another_phone_undid_one_is_told_so(client, app):
+    """Found by a tryout (#36): phone A typed hand 3 while phone B undid hand
+    2; A's save read "Another phone saved hand 1 a moment ago", comparing its
+    entry with a hand saved long before, and offered to save it as hand 2."""
+    from .helpers import create_table, enter_points, field, hand_form, totals
+
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 0, {0: 2, 1: 10, 2: 20})
+    enter_points(client, token, 1, {0: 5, 1: 1, 2: 7})
+    form = hand_form(client, token)  # phone A, hand 3
+    form.update({"number": "3", "closer": "2", "mode": "points", "p0": "4", "p1": "6", "p2": "1", "action": "save"})
+    undo = {"csrf_token": form["csrf_token"], "version": form["version"]}
+    assert client.post(f"/t/{token}/undo", data=undo).status_code == 303  # phone B
+    response = client.post(f"/t/{token}/hands/new", data=form)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409
+    kept = re.search(r'<section class="panel kept" role="alert">(.*?)</section>', html, re.S)
+    assert kept, html
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", kept.group(1))).strip()
+    assert said == "Another phone undid hand 2 a moment ago Your entry is kept below as hand 2: check it, then save it."
+    assert 'name="number" value="2"' in html  # saving it now stores hand 2
+    assert 'name="p0" value="4"' in html or re.search(r'name="p0"[^>]*value="4"', html)  # the entry is kept
+    again = dict(form, version=field(html, "version"), number="2", csrf_token=field(html, "csrf_token"))
+    assert client.post(f"/t/{token}/hands/new", data=again).status_code == 303
+    assert totals(client, token) == [2 + 4, 10 + 6, 20 + 1]  # hand 2 is the kept entry, hand 3 not yet played

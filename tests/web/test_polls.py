@@ -210,3 +210,31 @@ def test_a_database_error_in_the_shortcut_is_the_apps_to_answer(app, client):
     response = client.get(f"/t/{token}?since={version}")
     assert seen == [f"/t/{token}?since={version}"]  # passed on, not a bare 500 from the middleware
     assert response.status_code == 204  # the app read it itself
+
+
+def test_a_redis_blip_is_said_once_and_serves_no_stale_version_after(redis_app, caplog, monkeypatch):
+    """Found under faults (#37): while Redis was away every poll logged a
+    traceback; and a save made meanwhile could not raise its version there,
+    so after the blip a poll kept getting 204 from the old one for up to 30 s."""
+    client = redis_app.test_client()
+    token = create_table(client, ["Ana", "Ben"])
+    version = version_on_page(client, token)
+    assert client.get(f"/t/{token}?since={version}").status_code == 204  # cached in Redis
+    versions = redis_app.extensions["versions"]
+    real = versions.redis
+
+    class Away:
+        def __getattr__(self, _name):
+            raise redis_lib.ConnectionError("Error 111 connecting to 127.0.0.1. Connection refused.")
+
+    with caplog.at_level("INFO", logger="companion.web.polls"):
+        monkeypatch.setattr(versions, "redis", Away())
+        enter_points(client, token, 0, {0: 3, 1: 7})  # its new version cannot reach Redis
+        for _ in range(3):
+            assert client.get(f"/t/{token}?since={version}").status_code == 200  # read from the database
+        monkeypatch.setattr(versions, "redis", real)  # back, still holding the old version
+        assert int(real.get(polls.key(token))) == version
+        assert client.get(f"/t/{token}?since={version}").status_code == 200  # not 204 from the stale cache
+        assert client.get(f"/t/{token}?since={version + 1}").status_code == 204
+    said = [r.getMessage() for r in caplog.records if r.name == "companion.web.polls"]
+    assert len(said) == 2 and "unreachable" in said[0] and "reachable again" in said[1], said

@@ -38,16 +38,34 @@
     if (key) store.write(key, null);
   }
 
-  // The form is being sent: its draft goes once the next page shows it arrived.
-  function submitted(store, key) {
-    store.write(SUBMITTED, key);
+  // The form is being sent: its draft goes once the next page shows it
+  // arrived.  `sent` says what was sent ({url, submission, version, number,
+  // edit, names}): a page that says the server could not save the hand
+  // (unsent) turns the draft into a queued hand from it.
+  function submitted(store, key, sent) {
+    store.write(SUBMITTED, Object.assign({}, sent || {}, { key: key }));
+  }
+
+  function sentKey(mark) {
+    return typeof mark === "string" ? mark : mark && mark.key;
+  }
+
+  // The hand just sent, which the server could not save: what was sent and
+  // the draft's fields (null: none); the mark is read once, the draft stays
+  // for the caller to queue, then drop.
+  function unsent(store) {
+    const mark = store.read(SUBMITTED, null);
+    store.write(SUBMITTED, null);
+    const key = sentKey(mark);
+    const fields = load(store, key);
+    return key && fields && typeof mark === "object" ? { sent: mark, fields: fields } : null;
   }
 
   // Old drafts go: that of a form already sent (unless it is `current`, the
   // form shown again), those of new hands of the same table before this one
   // (saved meanwhile), those older than two days, and any of an older form.
   function sweep(store, current, now) {
-    const sent = store.read(SUBMITTED, null);
+    const sent = sentKey(store.read(SUBMITTED, null));
     if (sent && sent !== current) store.write(sent, null);
     store.write(SUBMITTED, null);
     const parts = current ? current.slice(PREFIX.length).split(":") : null;
@@ -71,5 +89,6 @@
   exports.load = load;
   exports.drop = drop;
   exports.submitted = submitted;
+  exports.unsent = unsent;
   exports.sweep = sweep;
 })(typeof module === "object" && module.exports ? module.exports : ((self.Chinchon = self.Chinchon || {}).drafts = {}));
