@@ -11,10 +11,10 @@ PORT ?= 5000
 
 .PHONY: run test lint bench conformance system clean messages
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[test]"
 	touch $(STAMP)
 
 run: $(STAMP)

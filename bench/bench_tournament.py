@@ -105,7 +105,6 @@ def main() -> None:
         ]
         for _name, url, status in pages:
             timed(client, url() if callable(url) else url, 3, status)  # warm: templates compiled, caches filled
-        gc.freeze()  # warm: as a server's worker does after its first requests (gunicorn.conf.py)
         print(f"{'page':24} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50':>8} {'cpu p95':>8} {'bytes (br)':>11}")
         for name, url, status in pages:
             times, cpu, size = timed(client, url() if callable(url) else url, args.requests, status)

@@ -23,11 +23,12 @@ the other:
 - **a slow database**: another connection holds the hands table for writes.
 
 For each fault: the requests answered while it lasted (and a few seconds
-after), the errors (5xx by status, and connections refused or dropped), the
-longest stretch saves kept failing, whether a worker crashed, and whether
-anything acknowledged was lost or stored twice: the record is read from the
-database at the end and compared with every acknowledged save, in order,
-points included.  Exits 1 when a fault costs more than it may: any error
+after), those sent again as a browser does when a kept-alive connection
+closes under them (``DROPPED``), the errors (5xx by status, and connections
+refused or dropped twice), the longest stretch saves kept failing, whether
+a worker crashed, and whether anything acknowledged was lost or stored
+twice: the record is read from the database at the end and compared with
+every acknowledged save, in order, points included.  Exits 1 when a fault costs more than it may: any error
 while Redis is down, during reloads or with the database slow; a 500 (not the
 app's 503 that keeps the hand on the phone) during the restart; a worker
 crashing; anything lost or doubled.
@@ -63,6 +64,12 @@ NAMES = ["Ana", "Ben", "Carla", "Dani"]
 CLOSER_SCORES = [-10, 1, 2, 3, 4]
 #: Seconds after a fault in which its errors still count as its own.
 AFTER = 3.0
+#: A kept-alive connection closed under a request before any byte of the
+#: answer came (a worker stopping at a reload closes its idle connections):
+#: a browser sends the request again at once on a new connection, whatever
+#: its method (Chromium, Firefox).  The phones here do the same, once, and the
+#: table counts it apart ("resent"); a request that fails again is an error.
+DROPPED = (httpx.RemoteProtocolError, httpx.ReadError)
 
 
 def free_port() -> int:
@@ -96,7 +103,17 @@ class Log:
     answers: list[Answer] = field(default_factory=list)
     acks: dict[str, list[Ack]] = field(default_factory=dict)  # by table link
     anomalies: list[str] = field(default_factory=list)
+    resent: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def request(self, client: httpx.Client, method: str, url: str, **kwargs) -> httpx.Response:
+        """Send as a browser does (see ``DROPPED``)."""
+        try:
+            return client.request(method, url, **kwargs)
+        except DROPPED:
+            with self.lock:
+                self.resent.append(time.monotonic())
+            return client.request(method, url, **kwargs)
 
     def add(self, kind: str, status: int, started: float, error: Exception | None = None) -> None:
         with self.lock:
@@ -240,7 +257,7 @@ class Phone(threading.Thread):
         while not self.stopping.is_set():
             started = time.monotonic()
             try:
-                response = self.client.get(f"/t/{self.link}/hands/new")
+                response = self.log.request(self.client, "GET", f"/t/{self.link}/hands/new")
             except httpx.HTTPError as error:
                 self.log.add("save", 0, started, error)
                 time.sleep(0.3)
@@ -268,7 +285,9 @@ class Phone(threading.Thread):
             data |= {f"p{s}": str(p) for s, p in points.items()}
             started = time.monotonic()
             try:
-                response = self.client.post(f"/t/{self.link}/hands/new", data=data, headers={"X-Chinchon-Queue": "1"})
+                response = self.log.request(
+                    self.client, "POST", f"/t/{self.link}/hands/new", data=data, headers={"X-Chinchon-Queue": "1"}
+                )
             except httpx.HTTPError as error:
                 self.log.add("save", 0, started, error)
                 if self.stopping.is_set():
@@ -316,7 +335,7 @@ class Poller(threading.Thread):
         while not self.stopping.is_set():
             started = time.monotonic()
             try:
-                response = self.client.get(f"/t/{self.link}", params={"since": since})
+                response = self.log.request(self.client, "GET", f"/t/{self.link}", params={"since": since})
                 self.log.add("poll", response.status_code, started)
                 found = re.search(r"since=(\d+)", response.text) if response.status_code == 200 else None
                 since = int(found.group(1)) if found else since
@@ -410,7 +429,8 @@ def summary(fault: Fault, log: Log) -> dict[str, object]:
     failing = [a.at for a in saves if a.status == 0 or a.status >= 500]
     stretch = (max(failing) - min(failing) + max((a.seconds for a in saves), default=0.0)) if failing else 0.0
     slowest = max((a.seconds for a in saves if 0 < a.status < 500), default=0.0)
-    return {"requests": len(window), "errors": errors, "failing": stretch, "slowest": slowest}
+    resent = sum(1 for at in log.resent if fault.started <= at < fault.ended + AFTER)
+    return {"requests": len(window), "errors": errors, "failing": stretch, "slowest": slowest, "resent": resent}
 
 
 def main() -> int:
@@ -464,7 +484,10 @@ def main() -> int:
 
     acknowledged = sum(len(a) for a in log.acks.values())
     print(f"faults: {tables} tables on gunicorn {GUNICORN}, PostgreSQL {pg_version()}, Redis; logs in {out}")
-    print(f"{'fault':<20} {'requests':>8}  {'errors':<28} {'saves failing for':>17} {'slowest save':>12}  crashed")
+    print(
+        f"{'fault':<20} {'requests':>8} {'resent':>6}  {'errors':<22} {'saves failing for':>17} {'slowest save':>12}"
+        "  crashed"
+    )
     failed = []
     for fault in faults:
         s = summary(fault, log)
@@ -472,7 +495,8 @@ def main() -> int:
         shown = ", ".join(f"{n}× {k}" for k, n in sorted(errors.items())) or "none"
         crashed_here = fault.crashes_after - fault.crashes_before
         print(
-            f"{fault.name:<20} {s['requests']:>8}  {shown:<28} {s['failing']:>15.1f} s {s['slowest']:>10.2f} s  {crashed_here}"
+            f"{fault.name:<20} {s['requests']:>8} {s['resent']:>6}  {shown:<22} {s['failing']:>15.1f} s"
+            f" {s['slowest']:>10.2f} s  {crashed_here}"
         )
         allowed = {"PostgreSQL restart": {"503", "no answer"}, "a worker killed": {"no answer"}}.get(fault.name, set())
         if set(errors) - allowed:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, render_template, request
+from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 from werkzeug.routing import IntegerConverter
@@ -79,7 +80,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         from flask_migrate import upgrade
 
         upgrade()
-        print(f"database ready: {app.config['SQLALCHEMY_DATABASE_URI']}")
+        print(f"database ready: {db.engine.url.render_as_string(hide_password=True)}")
 
     return app
 
@@ -167,89 +168,92 @@ def _sqlite_pragmas(app: Flask) -> None:
 def _errors(app: Flask) -> None:
     """Routing errors (404, 405) happen before a blueprint is chosen; answer
     them in JSON for API paths, as a friendly page elsewhere."""
-    from flask import render_template
-    from flask_wtf.csrf import CSRFError
+    app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(413, _too_large)
+    app.register_error_handler(429, _too_many)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(OperationalError, _database_away)
+    app.register_error_handler(InterfaceError, _database_away)
 
-    @app.errorhandler(CSRFError)
-    def csrf_error(error: CSRFError):
-        from flask_babel import gettext as _
 
-        message = _("This form has expired or was not sent from this app. Reload the page and try again.")
-        return render_template("error.html", code=400, message=message), 400
+def _csrf_error(error: CSRFError):
+    from flask_babel import gettext as _
 
-    @app.errorhandler(413)
-    def too_large(error: HTTPException):
-        from flask_babel import gettext as _
+    message = _("This form has expired or was not sent from this app. Reload the page and try again.")
+    return render_template("error.html", code=400, message=message), 400
 
+
+def _too_large(error: HTTPException):
+    from flask_babel import gettext as _
+
+    from .api.http import http_error_json
+
+    if request.path.startswith("/api/"):
+        return http_error_json(error)
+    limit = (current_app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
+    message = _("What was sent is too large (the limit is %(size)s KB). Go back and send less.", size=limit)
+    return render_template("error.html", code=413, message=message), 413
+
+
+def _too_many(error: HTTPException):
+    """Say when to try again; a refused form comes back whole, ready to send again."""
+    import time
+
+    from flask_babel import ngettext
+
+    from .web.limits import breached_by_link
+
+    limit = limiter.current_limit
+    wait = max(1, int(limit.reset_at - time.time())) if limit is not None else 60
+    if breached_by_link():
+        message = ngettext(
+            "Too many changes through this link in a short time; wait %(num)s second and try again.",
+            "Too many changes through this link in a short time; wait %(num)s seconds and try again.",
+            wait,
+        )
+    else:
+        message = ngettext(
+            "Too many requests from this connection; wait %(num)s second and try again.",
+            "Too many requests from this connection; wait %(num)s seconds and try again.",
+            wait,
+        )
+    headers = {"Retry-After": str(wait)}
+    if request.path.startswith("/api/"):
         from .api.http import http_error_json
 
-        if request.path.startswith("/api/"):
-            return http_error_json(error)
-        limit = (app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
-        message = _("What was sent is too large (the limit is %(size)s KB). Go back and send less.", size=limit)
-        return render_template("error.html", code=413, message=message), 413
+        response = http_error_json(error, message)
+        response.headers.update(headers)
+        return response
+    resend = list(request.form.items(multi=True)) if request.method == "POST" else []
+    page = render_template("error.html", code=429, message=message, resend=resend, action=request.full_path)
+    return page, 429, headers
 
-    @app.errorhandler(429)
-    def too_many(error: HTTPException):
-        """Say when to try again; a refused form comes back whole, ready to send again."""
-        import time
 
-        from flask_babel import ngettext
+def _http_error(error: HTTPException):
+    from .api.http import http_error_json
 
-        from .web.limits import breached_by_link
+    if request.path.startswith("/api/"):
+        return http_error_json(error)
+    return render_template("error.html", code=error.code, message=None), error.code
 
-        limit = limiter.current_limit
-        wait = max(1, int(limit.reset_at - time.time())) if limit is not None else 60
-        if breached_by_link():
-            message = ngettext(
-                "Too many changes through this link in a short time; wait %(num)s second and try again.",
-                "Too many changes through this link in a short time; wait %(num)s seconds and try again.",
-                wait,
-            )
-        else:
-            message = ngettext(
-                "Too many requests from this connection; wait %(num)s second and try again.",
-                "Too many requests from this connection; wait %(num)s seconds and try again.",
-                wait,
-            )
-        headers = {"Retry-After": str(wait)}
-        if request.path.startswith("/api/"):
-            from .api.http import http_error_json
 
-            response = http_error_json(error, message)
-            response.headers.update(headers)
-            return response
-        resend = list(request.form.items(multi=True)) if request.method == "POST" else []
-        page = render_template("error.html", code=429, message=message, resend=resend, action=request.full_path)
-        return page, 429, headers
+def _database_away(error: Exception):
+    """The database away (a restart, a lost connection, a lock held too
+    long): nothing was stored, and the page says so in the app's words
+    (503, try again shortly).  A hand's save says the phone keeps the
+    hand (offline.js queues it and sends it when the server can save)."""
+    from .api.http import http_error_json
+    from .web.messages import outage_text
 
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
-        from .api.http import http_error_json
-
-        if request.path.startswith("/api/"):
-            return http_error_json(error)
-        return render_template("error.html", code=error.code, message=None), error.code
-
-    @app.errorhandler(OperationalError)
-    @app.errorhandler(InterfaceError)
-    def database_away(error: Exception):
-        """The database away (a restart, a lost connection, a lock held too
-        long): nothing was stored, and the page says so in the app's words
-        (503, try again shortly).  A hand's save says the phone keeps the
-        hand (offline.js queues it and sends it when the server can save)."""
-        from .api.http import http_error_json
-        from .web.messages import outage_text
-
-        app.logger.warning("database unreachable: %s", str(error.orig if hasattr(error, "orig") else error).strip())
-        headers = {"Retry-After": "5"}
-        hand = request.method == "POST" and request.endpoint in HAND_FORMS and request.form.get("action") == "save"
-        if request.path.startswith("/api/"):
-            response = http_error_json(ServiceUnavailable(), outage_text(hand=False))
-            response.headers.update(headers)
-            return response
-        page = render_template("error.html", code=503, message=outage_text(hand=hand), unsaved_hand=hand)
-        return page, 503, headers
+    current_app.logger.warning("database unreachable: %s", str(error.orig if hasattr(error, "orig") else error).strip())
+    headers = {"Retry-After": "5"}
+    hand = request.method == "POST" and request.endpoint in HAND_FORMS and request.form.get("action") == "save"
+    if request.path.startswith("/api/"):
+        response = http_error_json(ServiceUnavailable(), outage_text(hand=False))
+        response.headers.update(headers)
+        return response
+    page = render_template("error.html", code=503, message=outage_text(hand=hand), unsaved_hand=hand)
+    return page, 503, headers
 
 
 def _input_guards(app: Flask) -> None:

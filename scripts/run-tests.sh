@@ -8,7 +8,9 @@
 #      (tests/e2e/conftest.py, LONGEST_FIRST);
 #   3. on PostgreSQL, only the tests marked ``postgres`` (tests/conftest.py,
 #      POSTGRES_TESTS says which and why: where the two databases differ),
-#      one worker per core, each with its own database (companion_gw0, ...).
+#      one worker per core, each with its own database (companion_gw0, ...);
+#   4. the fault test, short (bench/faults.py --quick): the production stack
+#      through its faults, the record checked against every acknowledged save.
 # PostgreSQL starts in the background while step 1 runs.  Every step runs even
 # when an earlier one failed; the script fails if any did (or selected no test).
 # SKIP_POSTGRES=1 leaves step 3 out; PYTEST_WORKERS and E2E_WORKERS set the workers.
@@ -71,6 +73,9 @@ if [ "${SKIP_POSTGRES:-0}" != 1 ]; then
     # round trips to the server, and step 1 ran the full one already.
     step "3. PostgreSQL: tests marked postgres" env TEST_DATABASE_URL="$PG_URL" RECORD_MODEL_EXAMPLES=12 \
       "${PYTEST[@]}" -n "$WORKERS" --dist worksteal -m "postgres and not e2e"
+    # Redis down, PostgreSQL restarted, a worker killed, reloads, a slow
+    # database, on gunicorn + PostgreSQL + Redis: every acknowledged save kept.
+    step "4. Faults: the production stack, short" "$BIN/python" bench/faults.py --quick
   else
     cat "$PG_LOG" >&2
     FAILED+=("PostgreSQL did not start")

@@ -115,6 +115,12 @@ class NextStep:
         return self.refusal in (None, Refusal.HAND_IN_PLAY, Refusal.REENTRY_PENDING)
 
     @property
+    def dealer_settled(self) -> bool:
+        """Who deals is known: no buy-back answer can still put a player back
+        in the rotation before the dealer."""
+        return self.more_to_play and self.refusal is not Refusal.REENTRY_PENDING
+
+    @property
     def pending_seats(self) -> list[int]:
         return [p.seat for p in self.pending]
 

@@ -620,6 +620,13 @@
     else session(EDITING, target.getAttribute("data-change"));
   });
 
+  // The scoreboard redrawn by its poll: what another phone did is the news
+  // now, and the notes about this phone's last write are gone with it.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const target = event.detail && event.detail.target;
+    if (target && target.id === "board") document.querySelectorAll(".flashes .flash").forEach(function (f) { f.remove(); });
+  });
+
   // Without the server there is no verdict: say so instead of failing.
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (navigator.onLine !== false) return;

@@ -25,6 +25,7 @@ from ..services.hands import LastHand, SavedHand
 from ..services.nextstep import can_rematch, next_step
 from ..services.play import hints_by_number
 from ..services.rematch import rematch as make_rematch
+from ..services.rematch import the_rematch
 from ..services.standing import HandRow, Standing, standing, standing_before
 from ..services.tournaments import confirm_result as confirm_result_
 from ..services.tournaments import dispute_result as dispute_result_
@@ -119,6 +120,7 @@ def _scoreboard_page(link: Link, error: str | None = None) -> str:
         read_only=link.role is WATCH,
         offers=offers(step, link),
         can_rematch=link.may("tables.rematch") and can_rematch(table, current),
+        rematch_token=_rematch_token(table, link.role) if current.state.finished else None,
         can_undo=link.may("tables.undo") and table.kind is TableKind.PHYSICAL and undo_service.can_undo(table, current),
         restorable=undo_service.restorable_hand(table, current) if link.may("tables.restore") else None,
         rules_text=table_rules_line(table),
@@ -226,6 +228,15 @@ def rematch(link: Link):
 
 def _opened(new: GameTable, role: str) -> str:
     return new.owner_token if role == OWNER else new.player_token
+
+
+def _rematch_token(table: GameTable, role: Role) -> str | None:
+    """The rematch already made of a finished match, behind the same kind of
+    link as this one (never a higher one)."""
+    made = the_rematch(table)
+    if made is None:
+        return None
+    return made.watch_token if role is WATCH else _opened(made, role)
 
 
 # -- entering a hand ------------------------------------------------------------------------

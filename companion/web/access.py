@@ -15,7 +15,6 @@ asks ``services.nextstep`` with the link's :attr:`Link.asker`.
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -318,19 +317,3 @@ def forbid(link: Link) -> NoReturn:
         back = url_for("tables.scoreboard", token=link.token_for(link.role))
     page = render_template("error.html", code=403, message=message, back=back, back_label=label)
     abort(make_response(page, 403))
-
-
-# -- secrets out of logs ----------------------------------------------------------------
-_SECRET_PATH = re.compile(r"(/[tsgc]/)([A-Za-z0-9_-]{8,})")
-_SECRET_QUERY = re.compile(r"((?:^|[?&])table=)([^&#\s]+)")
-
-
-def link_hash(token: str) -> str:
-    """A short, stable stand-in for a secret link in logs."""
-    return "#" + hashlib.sha256(token.encode()).hexdigest()[:8]
-
-
-def redact(text: str) -> str:
-    """A path or request line with every secret link replaced by its hash."""
-    text = _SECRET_PATH.sub(lambda m: m.group(1) + link_hash(m.group(2)), text)
-    return _SECRET_QUERY.sub(lambda m: m.group(1) + link_hash(m.group(2)), text)

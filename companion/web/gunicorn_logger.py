@@ -12,7 +12,7 @@ import logging
 
 from gunicorn.glogging import Logger
 
-from .access import redact
+from .redaction import redact
 
 
 class RedactingFormatter(logging.Formatter):

@@ -20,7 +20,7 @@ from flask import Blueprint, current_app, request
 from flask_limiter.util import get_remote_address
 
 from ..extensions import limiter
-from .access import link_hash
+from .redaction import link_hash
 
 LINK = "link "
 ADDRESS = "address "

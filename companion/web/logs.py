@@ -10,7 +10,7 @@ import uuid
 
 from flask import Flask, g, has_request_context, request
 
-from .access import redact
+from .redaction import redact
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 

@@ -119,6 +119,19 @@ class Versions:
             self.away = True
             log.warning("version cache (Redis) unreachable: polls read the database (%s)", type(error).__name__)
 
+    def forget(self) -> int:
+        """Drop every cached version (the record was replaced: a restore)."""
+        if self.redis is None:
+            return 0
+        try:
+            stale = list(self.redis.scan_iter(match=PREFIX + "*", count=500))
+            if stale:
+                self.redis.delete(*stale)
+        except Exception as error:
+            self._lost(error)  # and dropped when it is back
+            return 0
+        return len(stale)
+
     def _back(self) -> None:
         """After an outage, before Redis is read or written again: versions
         raised while it was away never reached it, so none it holds is

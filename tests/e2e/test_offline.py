@@ -501,3 +501,38 @@ def test_the_offline_time_is_told_as_the_readers_region_tells_it(
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.locator("#offline-banner")).to_have_text(re.compile(r"^offline · as of " + clock))
     context.close()
+
+
+def test_a_live_redraw_drops_old_news_and_keeps_the_screen_on(page: Page, browser: Browser, live_server: str):
+    """Found by a tryout (#36): when another phone saved a hand, the
+    scoreboard redrew itself under a green "Hand 1 saved." that was no
+    longer the news, and its "Keep the screen on" button vanished (the
+    redrawn one came hidden) while the screen was being kept on."""
+    page.add_init_script(
+        """Object.defineProperty(navigator, "wakeLock", {value: {request: () =>
+             Promise.resolve({addEventListener() {}, release() { return Promise.resolve(); }})}});"""
+    )
+    scoreboard = start_table(page, live_server, NAMES)
+    owner = scoreboard.rsplit("/", 1)[1]
+    page.locator(".pick-closer a").first.click()
+    tap_cards(page, 0, HAND_1)
+    save(page)
+    expect(page.locator(".flash")).to_have_text("Hand 1 saved.")
+    toggle = page.get_by_role("button", name="Keep the screen on")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+
+    with LIVE_APPS[live_server].app_context():
+        player = db.session.scalar(select(GameTable.player_token).where(GameTable.owner_token == owner))
+    other = browser.new_context(**PHONE)
+    phone_b = other.new_page()
+    phone_b.goto(f"{live_server}/t/{player}/hands/new")
+    tap_cards(phone_b, 1, HAND_2)
+    save(phone_b)
+    expect(phone_b.locator(".flash")).to_have_text("Hand 2 saved.")
+    other.close()
+
+    expect(page.locator(".status")).to_contain_text("Hand 3", timeout=6000)  # the poll redrew the board
+    expect(page.locator(".flash")).to_have_count(0)
+    expect(toggle).to_be_visible()
+    expect(toggle).to_have_attribute("aria-pressed", "true")

@@ -104,8 +104,8 @@ def test_gunicorns_error_log_holds_a_hash_of_a_link_never_the_link(tmp_path):
     "Error handling request GET /t/<the whole link>" and its traceback."""
     from gunicorn.config import Config
 
-    from companion.web.access import link_hash
     from companion.web.gunicorn_logger import RedactingLogger
+    from companion.web.redaction import link_hash
 
     config = Config()
     config.set("errorlog", str(tmp_path / "error.log"))
@@ -156,3 +156,19 @@ def test_while_the_database_is_away_a_save_says_the_hand_is_kept_on_the_phone(cl
         in html
     )
     assert "Referencia para el organizador:" in html
+
+
+def test_gunicorns_master_loads_nothing_of_the_app():
+    """Found under faults (#37): the logger class pulled the models, SQLAlchemy,
+    Flask-Limiter and OpenSSL into gunicorn's master, and every worker was
+    forked from that state; the master now loads the redaction alone."""
+    import subprocess
+    import sys
+
+    probe = "import sys, companion.web.gunicorn_logger; print(' '.join(sorted(sys.modules)))"
+    loaded = set(
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    )
+    heavy = {"sqlalchemy", "psycopg", "flask", "flask_limiter", "redis", "ssl", "companion.models", "companion.app"}
+    assert not loaded & heavy, loaded & heavy
+    assert "companion.web.redaction" in loaded

@@ -24,7 +24,7 @@ import pytest
 from companion import create_app
 from companion.extensions import db, limiter
 from companion.models import GameTable
-from companion.web.access import link_hash
+from companion.web.redaction import link_hash
 
 from .helpers import field, hand_form
 

@@ -203,3 +203,23 @@ def test_a_seat_link_decides_only_for_its_own_seat(client, app):
     assert client.post(f"/s/{seats['Dani']}/reentry", data=decision).status_code == 303
     with app.app_context():
         assert [(r.seat, r.declined) for r in db.session.query(Reentry)] == [(3, True)]
+
+
+def test_who_deals_is_not_shown_until_the_buy_back_is_decided(client, app):
+    """Found by a tryout (#36): the scoreboard said "Hand 4 · Ana deals" while
+    Dani's buy-back was still open, though Dani deals hand 4 if she buys back
+    in (SPEC §6: the deal passes to the next player still in play)."""
+    shown = {}
+    for buys in (True, False):
+        token = create_table(client, FOUR)
+        enter_points(client, token, 0, {0: 2, 1: 10, 2: 20, 3: 40})
+        enter_points(client, token, 1, {0: 5, 1: 1, 2: 7, 3: 40})
+        enter_points(client, token, 2, {0: 3, 1: 4, 2: 1, 3: 30})  # Carla dealt hand 3; Dani 110: out
+        html = client.get(f"/t/{token}").get_data(as_text=True)
+        assert re.search(r'<p class="status">Hand 4</p>', html), html
+        assert "badge dealer" not in html
+        decide_reentry(client, token, 3, buy=buys)
+        html = client.get(f"/t/{token}").get_data(as_text=True)
+        shown[buys] = re.search(r'<p class="status">Hand 4 · (\w+) deals</p>', html).group(1)
+        assert re.search(rf'<span class="name">{shown[buys]}\s(?:(?!</li>).)*badge dealer', html, re.S)
+    assert shown == {True: "Dani", False: "Ana"}

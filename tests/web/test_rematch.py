@@ -24,6 +24,29 @@ def test_two_taps_on_rematch_make_one_table(client, app):
         assert db.session.query(GameTable).count() == 2
 
 
+def test_every_phone_on_the_finished_scoreboard_is_led_to_the_rematch(client, app):
+    """Found by a tryout (#36): once one phone started the rematch, the
+    others kept a "Rematch" button on the finished scoreboard.  Each now sees
+    the rematch, behind a link of its own level: the player link leads to the
+    rematch's player link, the read-only link to its read-only one."""
+    token = create_table(client, ["Ana", "Ben"])
+    enter_points(client, token, 1, {0: 60, 1: -10})
+    enter_points(client, token, 1, {0: 60, 1: -10})
+    old = table_of(app, token)
+    before = client.get(f"/t/{old.player_token}?since={old.version}")
+    assert before.status_code == 204
+    made = rematch(client, token).headers["Location"].rsplit("/", 1)[1]
+    new = table_of(app, made)
+    assert made == new.owner_token
+    assert client.get(f"/t/{old.player_token}?since={old.version}").status_code == 200  # the poll redraws
+    for link, led in ((old.player_token, new.player_token), (old.watch_token, new.watch_token), (token, made)):
+        html = client.get(f"/t/{link}").get_data(as_text=True)
+        assert f'href="/t/{led}">The rematch has started: open it</a>' in html, link
+        assert "Rematch with the same players" not in html
+        others = {new.owner_token, new.player_token, new.watch_token} - {led}
+        assert not any(other in html for other in others)
+
+
 def test_rematch_is_refused_while_the_match_goes_on(client, app):
     token = create_table(client, ["Ana", "Ben"])
     enter_points(client, token, 1, {0: 20, 1: -10})

@@ -12,7 +12,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import GameTable, Hand
-from companion.web.access import link_hash, redact
+from companion.web.redaction import link_hash, redact
 
 from .helpers import (
     GERMAN,

@@ -66,6 +66,13 @@
         on();
       }
     });
+    // A part of the page drawn again (the scoreboard's live redraw) brings its
+    // button back hidden and off: shown as it is.
+    document.addEventListener("htmx:load", function () {
+      if (!("wakeLock" in navigator)) return;
+      buttons().forEach(function (b) { b.hidden = false; });
+      show(!!lock, false);
+    });
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible" && isWanted() && !lock && buttons().length) on(true);
     });
