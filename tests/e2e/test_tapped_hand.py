@@ -29,7 +29,7 @@ from .handpage import Taps, choose_closer
 
 SEED = int(os.environ.get("TAPPED_HAND_SEED", "12"))
 #: 30 hands in all: 12 close checks, 9 lay-off referees, 9 hands entered.
-COUNTS = {"close": 12, "layoffs": 9, "entry": 9}
+COUNTS = {"close": 9, "layoffs": 7, "entry": 7}
 CLASSIC = get_rules("classic")
 DECK = CLASSIC.pack.cards()
 RANKS = list(CLASSIC.pack.ranks)
@@ -59,10 +59,11 @@ def closing_hand(rng: random.Random, left: list[Card]) -> list[Card]:
     return hand
 
 
-def deal(rng: random.Random, players: int) -> list[list[Card]]:
-    """The closer's 8 (or 7) cards first, then 7 for each other player."""
+def deal(rng: random.Random, players: int, *, closing: bool = True) -> list[list[Card]]:
+    """The closer's 8 (or 7) cards first, then 7 for each other player; a
+    closer's hand that often closes, or (``closing=False``) any 8 cards."""
     left = list(DECK)
-    closer = closing_hand(rng, left)
+    closer = closing_hand(rng, left) if closing else [left.pop(rng.randrange(len(left))) for _ in range(8)]
     if rng.random() < 0.3:
         closer = closer[:7]
     hands = [closer]
@@ -133,7 +134,8 @@ def table_of(live_server: str, token: str, fn):
 
 
 # -- the tests ---------------------------------------------------------------------------
-def check_close_page(page: Page, taps: Taps, js: bool = True) -> None:
+def check_close_page(page: Page, taps: Taps, js: bool = True) -> bool:
+    """One tapped hand judged by the close checker; returns whether it closes."""
     hand = deal(taps.rng, 1)[0]
     page.goto(page.url.split("?")[0] if "/referee/close" in page.url else page.url)
     for card in hand:
@@ -162,21 +164,23 @@ def check_close_page(page: Page, taps: Taps, js: bool = True) -> None:
             assert found is None or int(found.group(2)) == len(unseen), cell
             shown.append(int(found.group(1)) if found else 0)
         assert shown == hits
+    return expected.legal
 
 
 def test_close_checker_judges_the_tapped_cards(page: Page, live_server: str):
     taps = Taps(page, random.Random(SEED))
     page.goto(live_server + "/referee/close")
-    for _ in range(COUNTS["close"]):
-        check_close_page(page, taps)
+    judged = {check_close_page(page, taps) for _ in range(COUNTS["close"])}
+    assert judged == {True, False}  # the seeded deals hold closes both legal and not
 
 
 def test_layoff_referee_judges_the_tapped_cards(page: Page, live_server: str):
     rng = random.Random(SEED + 1)
     taps = Taps(page, rng)
-    for _ in range(COUNTS["layoffs"]):
+    judged = set()
+    for round_ in range(COUNTS["layoffs"]):
         players = rng.choice((2, 3, 4))
-        hands = deal(rng, players)
+        hands = deal(rng, players, closing=round_ != 1)  # the second: a closer who cannot close
         page.goto(f"{live_server}/referee/layoffs?n={players}")
         for i, hand in enumerate(hands):
             for card in hand:
@@ -187,12 +191,14 @@ def test_layoff_referee_judges_the_tapped_cards(page: Page, live_server: str):
             assert page.evaluate(SELECTED_JS) == tokens(hand), f"player {i}"
             assert url_cards(page, f"h{i}") == tokens(hand), f"player {i} in the URL"
         expected = settle_hand(hands, CLASSIC, 0)
+        judged.add(expected.legal)
         verdict = page.locator("#verdict")
         if not expected.legal:
             expect(verdict).to_contain_text("The closer cannot close.")
             continue
         points = [int(t.split()[0]) for t in verdict.locator(".pts").all_inner_texts()]
         assert points == expected.points
+    assert judged == {True, False}  # the seeded deals hold closes both legal and not
 
 
 def test_hand_entry_saves_the_tapped_cards(page: Page, live_server: str):
@@ -206,6 +212,7 @@ def test_hand_entry_saves_the_tapped_cards(page: Page, live_server: str):
         )
         token = table.owner_token
     totals = [0, 0, 0, 0]
+    judged = set()
     for _ in range(COUNTS["entry"]):
         closer = rng.randrange(4)
         dealt = deal(rng, 4)
@@ -221,6 +228,7 @@ def test_hand_entry_saves_the_tapped_cards(page: Page, live_server: str):
             page.locator(f"[data-tab='{seat}']:visible").first.click()
             assert page.evaluate(SELECTED_JS) == tokens(by_seat[seat]), names[seat]
         expected = settle_hand([by_seat[s] for s in range(4)], CLASSIC, closer)
+        judged.add(expected.legal)
         verdict = page.locator("#verdict")
         if not expected.legal:
             expect(verdict).to_contain_text(f"{names[closer]} cannot close.")
@@ -248,6 +256,7 @@ def test_hand_entry_saves_the_tapped_cards(page: Page, live_server: str):
         assert [sorted(c) for c in cards] == [tokens(by_seat[s]) for s in range(4)]
         shown = [int(t) for t in page.locator(".score .total").all_inner_texts()]
         assert shown == totals
+    assert judged == {True, False}  # the seeded deals hold closes both legal and not
 
 
 @pytest.fixture

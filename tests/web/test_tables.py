@@ -454,7 +454,18 @@ def test_dealer_rotates_in_play_order_among_players_still_in(client, app):
     enter_points(client, token, 1, {0: 60, 1: 3, 2: 20, 3: 50})
     assert "Dani deals" in client.get(f"/t/{token}").get_data(as_text=True)
     enter_points(client, token, 1, {0: 41, 1: 3, 2: 20, 3: 5})
+    # Ana is out at 101: who deals waits on her buy-back (she would deal if she came back)
+    assert " deals" not in client.get(f"/t/{token}").get_data(as_text=True)
+    decide_reentry(client, token, 0, buy=False)
     assert "Ben deals" in client.get(f"/t/{token}").get_data(as_text=True)  # Ana is out: skipped
+
+
+def test_dealer_after_a_buy_back_is_the_player_who_came_back(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla", "Dani"], first_dealer="2")
+    enter_points(client, token, 1, {0: 60, 1: 3, 2: 20, 3: 50})
+    enter_points(client, token, 1, {0: 41, 1: 3, 2: 20, 3: 5})
+    decide_reentry(client, token, 0, buy=True)
+    assert "Ana deals" in client.get(f"/t/{token}").get_data(as_text=True)
 
 
 def test_security_headers(client):
