@@ -457,16 +457,16 @@ def main() -> int:
     for thread in threads:
         thread.start()
     plan = [
-        ("Redis down", lambda: redis_down(stack, 4.0 if short else 15.0)),
+        ("Redis down", lambda: redis_down(stack, 3.0 if short else 15.0)),
         ("PostgreSQL restart", lambda: postgres_restart(stack)),
         ("a worker killed", lambda: worker_killed(stack)),
         ("reloads (SIGHUP)", lambda: reloads(stack, args.reloads or (3 if short else 8))),
-        ("a slow database", lambda: slow_database(stack, 2.0 if short else 5.0)),
+        ("a slow database", lambda: slow_database(stack, 1.5 if short else 5.0)),
     ]
     if args.only:
         plan = [(name, inject) for name, inject in plan if name.lower().startswith(args.only.lower())]
     faults: list[Fault] = []
-    time.sleep(3.0 if short else 8.0)  # warm
+    time.sleep(2.0 if short else 8.0)  # warm
     for name, inject in plan:
         fault = Fault(name, crashes_before=len(stack.crashes()))
         fault.started = time.monotonic()
@@ -478,6 +478,7 @@ def main() -> int:
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
+        thread.client.close()  # no kept-alive connection for gunicorn's graceful stop to wait out
     crashed = stack.crashes()
     stack.stop()
     stored, problems = check_record(stack, log)

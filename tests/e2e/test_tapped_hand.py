@@ -29,7 +29,7 @@ from .handpage import Taps, choose_closer
 
 SEED = int(os.environ.get("TAPPED_HAND_SEED", "12"))
 #: 30 hands in all: 12 close checks, 9 lay-off referees, 9 hands entered.
-COUNTS = {"close": 9, "layoffs": 7, "entry": 7}
+COUNTS = {"close": 8, "layoffs": 6, "entry": 6}
 CLASSIC = get_rules("classic")
 DECK = CLASSIC.pack.cards()
 RANKS = list(CLASSIC.pack.ranks)
