@@ -215,8 +215,20 @@ class Player(Model):
     kind: Mapped[PlayerKind] = mapped_column(Choice(PlayerKind), default=PlayerKind.HUMAN)
     #: Digital tables played on own devices: this seat's secret link.
     seat_token: Mapped[str | None] = mapped_column(String(40), unique=True, default=None)
+    #: When the seat's own link last asked for its page (``services.seats``:
+    #: written at most every few seconds), None: never.
+    seen_at: Mapped[datetime | None] = mapped_column(default=None)
+    #: Since when the computer plays this person's seat (None: they play it),
+    #: and who handed it over (a player's name, "" for the owner).
+    stand_in_since: Mapped[datetime | None] = mapped_column(default=None)
+    stand_in_by: Mapped[str] = mapped_column(String(40), default="", server_default="")
 
     table: Mapped[GameTable] = relationship(back_populates="players")
+
+    @property
+    def played_by_computer(self) -> bool:
+        """A computer player, or a person's seat the computer plays for now."""
+        return self.kind.computer or self.stand_in_since is not None
 
     @validates("kind")
     def _member(self, _key: str, value: str) -> PlayerKind:
@@ -309,6 +321,9 @@ class Deal(Model):
     #: Who dealt it from their phone (a seat's player), "" for the table's phone:
     #: another phone that asked to deal too is told who was first.
     dealt_by: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    #: The moves the computer played for a person (their seat handed over):
+    #: indexes into the game's log (None: none).
+    covered: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 

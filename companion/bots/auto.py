@@ -23,11 +23,12 @@ def bot_turn(game: HandGame, bot: Bot, rng: Shuffler, *, totals: Sequence[int] |
     empty draws from the stock; an illegal close is played as a discard.
     """
     seat = game.turn
-    source = bot.choose_draw(seat_view(game, seat, totals))
-    if source not in ("stock", "discard") or not game.discards:
-        source = "stock"
-    if game.draw(seat, source, rng) is None:
-        return None  # the pack ran out
+    if game.phase == Phase.DRAW:  # else a person's turn, drawn, handed to the computer
+        source = bot.choose_draw(seat_view(game, seat, totals))
+        if source not in ("stock", "discard") or not game.discards:
+            source = "stock"
+        if game.draw(seat, source, rng) is None:
+            return None  # the pack ran out
     view = seat_view(game, seat, totals)
     card, close = bot.choose_end(view)
     if close and view.can_close(card):

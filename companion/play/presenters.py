@@ -42,27 +42,42 @@ class Turn:
     kind: str = "turn"  # or "reshuffle" / "void" / "hint" (asked, not drawn yet)
     reason: str | None = None
     hint: bool = False  # the player asked for a hint during this turn
+    computer: bool = False  # the computer played this turn for the person (their seat handed over)
 
 
-def turns_of(moves: Sequence[Move], names: Sequence[str], hints: Sequence[dict] = ()) -> list[Turn]:
+def turns_of(
+    moves: Sequence[Move], names: Sequence[str], hints: Sequence[dict] = (), covered: Sequence[int] = ()
+) -> list[Turn]:
     """The log grouped into turns (draw + discard or close), reshuffles and
     voids; a turn in which the player asked for a hint says so (a hint is
-    marked with the number of moves logged when it was asked)."""
+    marked with the number of moves logged when it was asked), and so does
+    one the computer played for a person (``covered``: where such turns
+    began in the log, a reshuffle before the draw included)."""
     out: list[Turn] = []
     pending: Turn | None = None
     start = 0  # where the turn being played began in the log
+    by_computer = set(covered)
 
     def asked(seat: int, upto: int) -> bool:
         return any(h["seat"] == seat and start <= h["at"] <= upto for h in hints)
+
+    def played_for(i: int) -> bool:
+        return i in by_computer or (i - 1 in by_computer and isinstance(moves[i - 1], Reshuffle))
 
     for i, move in enumerate(moves):
         match move:
             case Draw():
                 hinted = asked(move.seat, i + 1)
-                pending = Turn(names[move.seat], source=move.source.value, drawn=move.card, hint=hinted)
+                pending = Turn(
+                    names[move.seat], source=move.source.value, drawn=move.card, hint=hinted, computer=played_for(i)
+                )
                 out.append(pending)
             case Discard() | Close():
-                base = pending if pending is not None and pending.who == names[move.seat] else Turn(names[move.seat])
+                base = (
+                    pending
+                    if pending is not None and pending.who == names[move.seat]
+                    else Turn(names[move.seat], computer=played_for(i))
+                )
                 done = Turn(
                     base.who,
                     base.source,
@@ -70,6 +85,7 @@ def turns_of(moves: Sequence[Move], names: Sequence[str], hints: Sequence[dict] 
                     move.card if isinstance(move, Discard) else None,
                     isinstance(move, Close),
                     hint=base.hint,
+                    computer=base.computer or played_for(i),
                 )
                 if pending is not None and out and out[-1] is pending:
                     out[-1] = done
@@ -111,6 +127,7 @@ def seat_page(table: GameTable, deal: Deal, game: HandGame, engine_seat: int | N
                 "cards": len(h) - (1 if i == game.closer else 0),
                 "face_down": i == game.closer,
                 "computer": table.players[deal.seats[i]].kind.computer,
+                "stand_in": table.players[deal.seats[i]].stand_in_since is not None,
                 "total": current.total(deal.seats[i]),
                 "turn": i == game.turn and game.phase != Phase.OVER,
                 "dealer": i == game.dealer,
@@ -125,7 +142,7 @@ def seat_page(table: GameTable, deal: Deal, game: HandGame, engine_seat: int | N
         "first_round": game.first_round,
         "void": game.void.reason.value if game.void else None,
         "next_dealer": names[step.dealer] if game.void else None,
-        "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or ()),
+        "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or (), deal.covered or ()),
         "reshuffles": game.reshuffles,
         "max_reshuffles": rules.max_reshuffles,
     }

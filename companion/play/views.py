@@ -26,6 +26,7 @@ from wtforms import BooleanField, FieldList, RadioField, SelectField
 from ..models import Deal, GameTable, PlayerKind, PlayMode, TableKind
 from ..rules.game import HandGame, Phase
 from ..rules.names import name_key
+from ..services import seats
 from ..services.groups import join
 from ..services.nextstep import answers_for, next_step, redealer
 from ..services.play import (
@@ -38,6 +39,7 @@ from ..services.play import (
     current_deal,
     deal_next,
     game_of,
+    hand_seat_over,
     hint_for,
     review_of,
     reviewed,
@@ -51,7 +53,7 @@ from ..web.access import OWNER, READ, SEAT_ONLY, TABLE_PHONE, WATCH, WRITE, Link
 from ..web.cookies import remember_table
 from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
 from ..web.group_form import group_for_form
-from ..web.messages import FormError, Stale, review_waits_text
+from ..web.messages import FormError, Stale, error_text, review_waits_text
 from ..web.pace import play_pace
 from ..web.qr import qr_response
 from ..web.reentry import decide_reentry, offers
@@ -200,9 +202,20 @@ def shown_seat(link: Link, deal: Deal, game: HandGame) -> int | None:
 
 
 def poll_marker(game_table: GameTable, deal: Deal) -> str:
-    """What every phone's page shows changes with the deal, its version, and
-    the table's version (a buy-back, new settings, a rematch made)."""
-    return f"{deal.id}.{deal.version}.{game_table.version}"
+    """What every phone's page shows changes with the deal, its version, the
+    table's version (a buy-back, new settings, a rematch made, a seat handed
+    to the computer) and, on a phone each, who is here (``seats``)."""
+    marker = f"{deal.id}.{deal.version}.{game_table.version}"
+    if game_table.play_mode is PlayMode.DEVICES:
+        marker += "." + seats.presence_marker(game_table)
+    return marker
+
+
+def _seen(link: Link) -> None:
+    """A seat's own link asked: its phone is here (``seats``; written every few seconds at most)."""
+    player = link.player
+    if player is not None and seats.seen_due(player):
+        attempt(lambda: seats.note_seen(player))
 
 
 def render_play(link: Link, deal: Deal, status: int = 200):
@@ -253,8 +266,46 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         can_void=runs and not over,
         confirm_void=asked_void(link) is not None,
         redealer=table.names[redealer(current, deal)] if runs and not over else None,
+        **_who_plays(link, deal, step),
+        **_my_exit(link, current, step),
         **in_round(table, current),
     ), status
+
+
+def _my_exit(link: Link, current, step) -> dict:
+    """A seat's own phone, its player out of the match: with how many points
+    and, when the rules refuse a buy-back, why (a question open is shown as
+    on every phone)."""
+    player = link.player
+    if player is None or current.state.finished or not current.is_out(player.seat):
+        return {"my_out": None, "my_refusal": None}
+    seat = player.seat
+    refused = current.reentry_refusal(seat)
+    key = refused.params.get("key") if refused is not None else None
+    why = error_text(refused) if key in ("no_reentry", "reentries_used", "min_players") else None
+    asked = seat in step.pending_seats
+    return {"my_out": current.total(seat), "my_refusal": None if asked or seat in current.declined else why}
+
+
+def _who_plays(link: Link, deal: Deal, step) -> dict:
+    """On a phone each: who is here, and which seats this link may hand to
+    the computer or take back (the decisions are ``seats``'s)."""
+    table = link.table
+    if table.play_mode is not PlayMode.DEVICES:
+        return {"presence": [], "hand_over": set(), "take_back": set(), "seats_url": None, "my_seat": None}
+    owner = link.role is OWNER
+    asker = link.asker
+    shown = seats.presence(table, deal, step)
+    mine = link.player.seat if link.player is not None else None
+    hand_over = {p.seat for p in shown if seats.can_hand_over(table, p.seat, asker, owner=owner, deal=deal, step=step)}
+    take_back = {p.seat for p in shown if p.presence is seats.Presence.STAND_IN and (owner or p.seat == mine)}
+    if link.player is not None:
+        url = url_for("play.seat_seats", seat_token=link.token)
+    elif link.may("play.table_seats"):
+        url = url_for("play.table_seats", token=link.token)
+    else:
+        url, hand_over, take_back = None, set(), set()
+    return {"presence": shown, "hand_over": hand_over, "take_back": take_back, "seats_url": url, "my_seat": mine}
 
 
 def _poll_url(link: Link, deal: Deal) -> str:
@@ -395,6 +446,7 @@ def _act(link: Link, deal: Deal, seat: int, back: str, *, arrangement_seats: tup
 @bp.get("/s/<seat_token>")
 @allow(SEAT_ONLY)
 def seat(link: Link):
+    _seen(link)
     return render_play(link, the_deal(link))
 
 
@@ -403,6 +455,7 @@ def seat(link: Link):
 def poll(link: Link):
     """Live updates that cost almost nothing when nothing changed: 204.
     Computer players carry on here when a request before left them mid-hand."""
+    _seen(link)
     deal = the_deal(link)
     _advance(link, deal)
     if request.args.get("v") == poll_marker(link.table, deal):
@@ -413,6 +466,7 @@ def poll(link: Link):
 @bp.post("/s/<seat_token>")
 @allow(SEAT_ONLY)
 def seat_act(link: Link):
+    _seen(link)
     deal = the_deal(link)
     assert link.player is not None
     mine = deal.seats.index(link.player.seat) if link.player.seat in deal.seats else None
@@ -481,6 +535,45 @@ def seat_reentry(link: Link):
 def table_reentry(link: Link):
     """The table's phone answers "buy back in?"."""
     return decide_reentry(link.table, link, url_for("play.table", token=link.token))
+
+
+@bp.post("/s/<seat_token>/seats")
+@allow(SEAT_ONLY)
+def seat_seats(link: Link):
+    """From a seat's phone: hand the seat the game waits on to the computer
+    (its phone away past the grace period), or take one's own seat back."""
+    return _seats(link, url_for("play.seat", seat_token=link.token))
+
+
+@bp.post("/t/<token>/play/seats")
+@allow(GAME_PHONE)
+def table_seats(link: Link):
+    """From the table's phone: the owner hands any seat to the computer and
+    back; a tournament table's phone as any other phone does."""
+    return _seats(link, url_for("play.table", token=link.token))
+
+
+def _seats(link: Link, back: str):
+    table, asker, owner = link.table, link.asker, link.role is OWNER
+    assert asker is not None
+    seat = request.form.get("seat", type=int)
+    if seat is None:
+        abort(400)
+    version = request.form.get("version", type=int)
+    name = table.names[seat] if 0 <= seat < len(table.players) else ""
+    if request.form.get("action") == "back":
+        return write(
+            lambda: seats.take_back(table, seat, version, asker, owner=owner),
+            back,
+            _("%(name)s plays again.", name=name),
+            stale=Stale.GAME,
+        )
+    return write(
+        lambda: hand_seat_over(table, seat, version, asker, owner=owner, pace=play_pace()),
+        back,
+        _("The computer plays for %(name)s now.", name=name),
+        stale=Stale.GAME,
+    )
 
 
 @bp.get("/s/<seat_token>/qr.svg")

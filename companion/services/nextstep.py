@@ -16,8 +16,9 @@ back in.
 Ana (seat 0) closes the hand in which Dani goes out, with a re-entry left:
 ``next_step(table).refusal`` is ``REENTRY_PENDING`` and ``pending`` names
 Dani; at a physical table any phone keeping the score answers, at a digital
-one the table's phone, Dani's own phone, or (Dani a computer player) any
-phone at the table.
+one the table's phone or Dani's own phone; a computer player (or a seat
+the computer plays for a person who left) answers for itself as soon as the
+hand is stored (``seats.decide_for_computers``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Deal, GameTable, PlayerKind, TableKind
+from ..models import Deal, GameTable, TableKind
 from .standing import Standing, next_seat, standing
 from .unit import ServiceError
 
@@ -74,7 +75,7 @@ TABLE_PHONE = Asker(Phone.TABLE)
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A player who went out in the last hand and has not said yet whether
-    they buy back in; a computer player's question is answered by any phone."""
+    they buy back in; ``computer``: the computer answers it (``seats``)."""
 
     seat: int
     name: str
@@ -182,7 +183,9 @@ def next_step(table: GameTable, current: Standing | None = None, deal: Deal | No
     pending: tuple[Pending, ...] = ()
     if refusal is None and not in_play:
         players = table.players
-        pending = tuple(Pending(seat, players[seat].name, players[seat].kind.computer) for seat in current.undecided)
+        pending = tuple(
+            Pending(seat, players[seat].name, players[seat].played_by_computer) for seat in current.undecided
+        )
     if refusal is None and in_play:
         refusal = Refusal.HAND_IN_PLAY
     if refusal is None and pending:
@@ -193,13 +196,13 @@ def next_step(table: GameTable, current: Standing | None = None, deal: Deal | No
 def answers_for(table: GameTable, seat: int, asker: Asker | None) -> bool:
     """Whose phone answers ``seat``'s buy-back question, whenever one is
     asked: at a physical table the phone keeping the score; at a digital
-    one the table's phone, the seat's own phone, or for a computer player
-    any seat's phone."""
+    one the table's phone, the seat's own phone, or for a seat the computer
+    plays (which answers itself as soon as it is asked) any seat's phone."""
     if asker is None:
         return False
     if table.kind is TableKind.PHYSICAL or asker.phone is Phone.TABLE:
         return asker.phone is Phone.TABLE
-    return asker.seat == seat or table.players[seat].kind is not PlayerKind.HUMAN
+    return asker.seat == seat or table.players[seat].played_by_computer
 
 
 def latest_deal(table: GameTable) -> Deal | None:

@@ -17,17 +17,19 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import func, select
 
-from ..bots import BOTS, bot_turn
+from ..bots import BOTS, Bot, bot_turn
 from ..bots import review as reviews
 from ..bots.advice import Hint, hint
 from ..bots.view import seat_view as bot_view
 from ..extensions import db
-from ..models import Deal, EntryMode, GameTable, Hand, PlayerKind, PlayMode, TableKind, now
+from ..models import Deal, EntryMode, GameTable, Hand, Player, PlayerKind, PlayMode, TableKind, now
 from ..rules import ChinchonError, parse_card
 from ..rules.game import HandGame, Phase, PlayError, Source
+from . import seats
 from .hands import HandInput, store_hand
 from .nextstep import TABLE_PHONE, Asker, Refusal, can_write, latest_deal, next_step, verify_open
 from .standing import standing
@@ -192,7 +194,13 @@ def keep(table: GameTable, deal: Deal, game: HandGame) -> None:
 
 
 def is_bot(table: GameTable, deal: Deal, engine_seat: int) -> bool:
-    return table.players[deal.seats[engine_seat]].kind.computer
+    """The computer plays this seat: a computer player, or a person's seat handed over (``seats``)."""
+    return table.players[deal.seats[engine_seat]].played_by_computer
+
+
+def bot_for(player: Player) -> Bot:
+    """The computer player that plays ``player``'s seat."""
+    return BOTS[player.kind if player.kind.computer else seats.STAND_IN]()
 
 
 def bots_to_move(table: GameTable, deal: Deal, game: HandGame) -> bool:
@@ -221,8 +229,10 @@ def run_bots(
         if totals is None:  # the match score, which the expert plays (in the deal's seat order)
             current = standing(table)
             totals = [current.total(seat) for seat in deal.seats]
-        bot = BOTS[table.players[deal.seats[game.turn]].kind]()
-        bot_turn(game, bot, rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken), totals=totals)
+        player = table.players[deal.seats[game.turn]]
+        if not player.kind.computer:  # a person's seat handed over: its moves are marked
+            deal.covered = [*(deal.covered or []), len(game.log)]
+        bot_turn(game, bot_for(player), rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken), totals=totals)
         played += 1
     if game.phase == Phase.OVER:
         finish(table, deal, game)
@@ -232,8 +242,10 @@ def run_bots(
 def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     """Let computer players carry on (a poll's share of the work); True when
     something moved.  Two phones polling at once move the bots once."""
-    if deal.state.get("phase") == "over" or not can_write(table):
+    if not can_write(table):
         return False
+    if deal.state.get("phase") == "over":  # an answer a computer still owes (a seat handed over meanwhile)
+        return bool(seats.decide_for_computers(table))
     game = game_of(table, deal)
     if not bots_to_move(table, deal, game):
         return False
@@ -244,6 +256,26 @@ def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     run_bots(table, deal, game, pace=pace)
     keep(table, deal, game)
     return True
+
+
+def hand_seat_over(
+    table: GameTable,
+    seat: int,
+    version: int | None,
+    asker: Asker,
+    *,
+    owner: bool,
+    pace: Pace = DEFAULT_PACE,
+    at: datetime | None = None,
+) -> Player:
+    """A person's seat handed to the computer (``seats.hand_over`` says who
+    may, when): if the hand in play waits on that seat, the computer plays
+    its turn now, in the same write."""
+    player = seats.hand_over(table, seat, version, asker, owner=owner, at=at)
+    deal = current_deal(table)
+    if deal is not None:
+        advance(table, deal, pace)
+    return player
 
 
 def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int] | None = None) -> None:
@@ -260,6 +292,7 @@ def finish(table: GameTable, deal: Deal, game: HandGame, choices: dict[int, int]
         return
     hand.dealer_seat = deal.seats[game.dealer]  # after a void hand the dealer moved on
     deal.hand_id = hand.id
+    seats.decide_for_computers(table)  # computer players answer "buy back in?" themselves
 
 
 def _store(

@@ -264,6 +264,10 @@ def _next_step_text(key: str | None, p: dict) -> str | None:
                 len(names),
                 names=", ".join(names),
             )
+        case "reentry_decided" if p.get("by") and p.get("by") == p.get("name") and p.get("back_in"):
+            return _("%(name)s already decided to buy back in.", name=p["name"])
+        case "reentry_decided" if p.get("by") and p.get("by") == p.get("name"):
+            return _("%(name)s already decided to stay out.", name=p["name"])
         case "reentry_decided" if p.get("by") and p.get("back_in"):
             return _("%(by)s already decided: %(name)s is back in.", by=p["by"], name=p["name"])
         case "reentry_decided" if p.get("by"):
@@ -280,6 +284,29 @@ def _next_step_text(key: str | None, p: dict) -> str | None:
             return _("%(name)s already dealt hand %(number)s.", name=p["by"], number=p["number"])
         case "already_dealt":
             return _("Hand %(number)s is already dealt.", number=p["number"])
+        case "seat_handed_over":
+            return _("The computer already plays for %(name)s.", name=p.get("name", ""))
+        case "seat_not_handed_over":
+            return _("%(name)s already plays their own seat.", name=p.get("name", ""))
+        case "seat_own":
+            return _("Your seat is yours to play: only the table's owner gives it to the computer.")
+        case "seat_not_overdue":
+            return ngettext(
+                "%(name)s is here, or the game is not waiting for them: the computer takes a seat "
+                "once its phone has been away for %(num)s second while the game waits for it.",
+                "%(name)s is here, or the game is not waiting for them: the computer takes a seat "
+                "once its phone has been away for %(num)s seconds while the game waits for it.",
+                p.get("seconds", 60),
+                name=p.get("name", ""),
+            )
+        case "seat_not_yours":
+            return _(
+                "Only %(name)s, on their own phone, or the table's owner gives the seat back.", name=p.get("name", "")
+            )
+        case "seat_no_phones":
+            return _("Only a game played on a phone each gives seats to the computer.")
+        case "seat_computer":
+            return _("%(name)s is a computer player already.", name=p.get("name", ""))
         case "table_closed":
             return _("The organizer has closed this table: its result stands as it was.")
         case "result_final":

@@ -55,8 +55,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from sqlalchemy import delete, select, text
 
 from companion.bots import review as reviews
+from companion.bots.reentry import buys_back
 from companion.extensions import db
-from companion.models import EntryMode, GameTable, Group, Hand
+from companion.models import EntryMode, GameTable, Group, Hand, now
 from companion.rules import (
     JOKER,
     SUITS,
@@ -82,10 +83,11 @@ from companion.services import groups as group_service
 from companion.services import hands as hand_service
 from companion.services import play
 from companion.services import reentries as reentry_service
+from companion.services import seats as seat_service
 from companion.services import summary as summary_service
 from companion.services import tables as table_service
 from companion.services import undo as undo_service
-from companion.services.nextstep import next_step
+from companion.services.nextstep import TABLE_PHONE, Asker, Phone, next_step
 from companion.services.rematch import rematch
 from companion.services.standing import standing
 from companion.services.unit import AlreadySaved, StaleError, transaction
@@ -178,10 +180,16 @@ class MTable:
     #: marker of the page it shows, and what it showed (deal, its version, the table's).
     seen_marker: str | None = None
     seen: tuple[int, int, int] | None = None
+    #: A digital table on a phone each: the people's seats the computer plays now.
+    devices: bool = False
+    stand_ins: set[int] = field(default_factory=set)
 
     @property
     def digital(self) -> bool:
         return self.pace is not None
+
+    def played_by_computer(self, seat: int) -> bool:
+        return self.kinds[seat] != "human" or seat in self.stand_ins
 
     @property
     def rules(self) -> Rules:
@@ -1334,8 +1342,11 @@ class RecordMachine(RuleBasedStateMachine):
     @rule(data=st.data(), seed=st.integers(0, 10**6))
     def new_digital_table(self, data, seed):
         pace = play.Pace(seed=seed, turns=12, seconds=600.0)  # bounded by turns only: deterministic
-        kinds = ["human", "simple"]
-        names = ["Ana", "Robo"]
+        devices = data.draw(st.booleans())
+        if devices:  # a phone each: seats handed to the computer and back, buy-backs with three still in
+            kinds, names = ["human", "human", "simple", "good"], ["Ana", "Ben", "Robo", "Bea"]
+        else:
+            kinds, names = ["human", "simple"], ["Ana", "Robo"]
         group = data.draw(st.sampled_from(sorted(self.groups))) if self.groups and often(data, 5) else None
         overrides = {"target": 30}
 
@@ -1345,7 +1356,7 @@ class RecordMachine(RuleBasedStateMachine):
                 preset="classic",
                 overrides=overrides,
                 players=list(zip(names, kinds, strict=True)),
-                mode="hotseat",
+                mode="devices" if devices else "hotseat",
                 first_dealer=0,
                 suit_style="spanish",
                 pace=pace,
@@ -1356,6 +1367,7 @@ class RecordMachine(RuleBasedStateMachine):
 
         tid = self.attempt(call, set(), "a digital table")
         t = MTable(tid, names, kinds, "classic", {**overrides, "decks": 1}, 0, group, pace=pace, made=self.tick())
+        t.devices = devices
         self.tables[tid] = t
         self.absorb(t)
 
@@ -1380,6 +1392,18 @@ class RecordMachine(RuleBasedStateMachine):
         for h in raw.active_hands(t.id):
             hands.append(MHand(h["number"], raw.points(h), h["closer_seat"], h["chinchon"], h["wins_match"], None))
         t.hands = hands
+        # Buy-backs: the model's own answers (for people) are in t.reentries already; the
+        # computer's, for a computer player or a seat it plays, come from play: each is the
+        # expert's choice from the match as it stood.
+        answered = {(r.after_hand, r.seat) for r in t.reentries}
+        for r in raw.active_reentries(t.id):
+            if (r["after_hand"], r["seat"]) in answered:
+                continue
+            name = t.names[r["seat"]]
+            assert r["decided_by"] == name and t.played_by_computer(r["seat"]), f"table {t.id}: {r}"
+            before = replay(t, [h for h in hands if h.number <= r["after_hand"]], list(t.reentries))
+            assert before.can_reentry(name) and r["declined"] == (not buys_back(before, name)), f"table {t.id}: {r}"
+            t.reentries.append(MReentry(r["after_hand"], r["seat"], r["declined"]))
         t.version = raw.tables[t.id]["version"]
 
     @staticmethod
@@ -1405,10 +1429,21 @@ class RecordMachine(RuleBasedStateMachine):
         pace = t.pace
         version = deal.version
         if game.phase == Phase.OVER:
-            finished = replay(t).finished
+            state = replay(t)
+            waiting = pending(t, state)
+            if waiting:  # the people's answers (the computer gave its own when the hand was stored)
+                assert not any(t.played_by_computer(seat) for seat in waiting), f"table {t.id}: {waiting}"
+                seat, declined, submission = waiting[0], data.draw(st.booleans()), self.fresh()
+                call = lambda: reentry_service.reenter(  # noqa: E731
+                    self.row(t), t.version, submission, seat, declined=declined, asker=TABLE_PHONE
+                )
+                self.attempt(call, set(), "a person's buy-back at digital table")
+                t.reentries.append(MReentry(len(t.hands), seat, declined))
+                return True
+            finished = state.finished
             call = lambda: play.deal_next(self.row(t), play.current_deal(self.row(t)).id, version, pace)  # noqa: E731
             return self.attempt(call, {"rule"} if finished else set(), "digital deal") is not REFUSED
-        if t.kinds[deal.seats[game.turn]] != "human":
+        if t.played_by_computer(deal.seats[game.turn]):
             call = lambda: play.advance(self.row(t), play.current_deal(self.row(t)), pace)  # noqa: E731
             return self.attempt(call, set(), "digital advance") is not REFUSED
         seat = game.turn
@@ -1580,6 +1615,53 @@ class RecordMachine(RuleBasedStateMachine):
         assert marker is not None
         t.seen_marker, t.seen = marker.group(1), now
 
+    @precondition(lambda self: any(t.devices for t in self.tables.values()))
+    @rule(data=st.data(), owner=st.booleans(), late=st.booleans())
+    def hand_a_seat_to_the_computer(self, data, owner, late):
+        """The owner hands a person's seat to the computer at any time; another
+        seat's phone only once the seat's phone has been away for the grace
+        period while the game waits on it (time moves by ``late``: nobody's
+        page ever asked here, so a seat is away since the table began)."""
+        t = self.pick(data, [t for t in self.tables.values() if t.devices])
+        people = [i for i, kind in enumerate(t.kinds) if kind == "human"]
+        seat = data.draw(st.sampled_from(people))
+        other = next(i for i in people if i != seat)
+        table = self.row(t)
+        at = now() + (seat_service.GRACE + seat_service.SEEN_EVERY if late else seat_service.SEEN_EVERY * 0)
+        deal = play.current_deal(table)
+        in_play = deal.state["phase"] != "over"
+        waited = {deal.seats[deal.state["turn"]]} if in_play else set(pending(t, replay(t)))
+        overdue = seat in waited and at - table.created_at >= seat_service.GRACE
+        reasons = {"rule"} if seat in t.stand_ins or not (owner or overdue) else set()
+        asker = TABLE_PHONE if owner else Asker(Phone.SEAT, other, t.names[other])
+
+        def call():
+            return play.hand_seat_over(self.row(t), seat, t.version, asker, owner=owner, pace=t.pace, at=at)
+
+        got = self.attempt(call, reasons, f"hand seat {seat} to the computer at digital table {t.id}")
+        if got is not REFUSED:
+            t.stand_ins.add(seat)
+        self.absorb(t)
+
+    @precondition(lambda self: any(t.devices for t in self.tables.values()))
+    @rule(data=st.data(), owner=st.booleans(), own=st.booleans())
+    def take_a_seat_back(self, data, owner, own):
+        """ "I'm back" from the seat's own phone, or the owner gives the seat back; nobody else."""
+        t = self.pick(data, [t for t in self.tables.values() if t.devices], prefer=lambda t: bool(t.stand_ins))
+        people = [i for i, kind in enumerate(t.kinds) if kind == "human"]
+        seat = data.draw(st.sampled_from(sorted(t.stand_ins) if t.stand_ins and often(data) else people))
+        other = next(i for i in people if i != seat)
+        asker = TABLE_PHONE if owner else Asker(Phone.SEAT, seat if own else other, "")
+        reasons = {"rule"} if seat not in t.stand_ins or not (owner or own) else set()
+
+        def call():
+            return seat_service.take_back(self.row(t), seat, t.version, asker, owner=owner)
+
+        got = self.attempt(call, reasons, f"take seat {seat} back at digital table {t.id}")
+        if got is not REFUSED:
+            t.stand_ins.discard(seat)
+        self.absorb(t)
+
     # -- invariants -------------------------------------------------------------------------------
     @invariant()
     def the_record_replays(self):
@@ -1596,6 +1678,7 @@ class RecordMachine(RuleBasedStateMachine):
         row = raw.tables[tid]
         assert raw.names(tid) == t.names
         assert [p["kind"] for p in raw.players[tid]] == t.kinds
+        assert {p["seat"] for p in raw.players[tid] if p["stand_in_since"] is not None} == t.stand_ins
         assert row["overrides"] == t.overrides and row["preset"] == t.preset
         assert row["group_id"] == t.group and row["rematch_of_id"] == t.rematch_of
         assert row["version"] == t.version, f"table {tid}: version {row['version']}, model {t.version}"

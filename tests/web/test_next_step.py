@@ -215,56 +215,55 @@ def test_a_second_tap_on_deal_the_next_hand_says_who_dealt(client, app):
         assert db.session.query(Deal).count() == 2
 
 
-def test_a_second_answer_to_a_computers_buy_back_says_who_decided(client, app):
+def test_a_late_answer_for_a_computer_says_it_decided_itself(client, app):
     """Found by a review (#36): a "no" to a computer player's buy-back tapped
-    as another phone said yes read "Re-entry refused: Dani is still in"."""
+    as another phone said yes read "Re-entry refused: Dani is still in".
+    Since #38 the computer answers first, itself, and a phone's late answer
+    (from a page shown before) says so."""
     token = dani_out_in_a_digital_game(client, app, mode="devices", dani="good")
     _links, seats = links_of(app, token)
     ana = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
-    ben = client.get(f"/s/{seats['Ben']}").get_data(as_text=True)
-    forms = [reentry_form(html) for html in (ana, ben)]
-    assert all(forms)
+    assert reentry_form(ana) is None  # nothing to answer
 
-    def answer(seat_token: str, form: re.Match[str], decision: str):
-        return client.post(
-            f"/s/{seat_token}/reentry",
-            data={
-                "csrf_token": csrf(client),
-                "version": field(form.group(0), "version"),
-                "seat": "3",
-                "submission": uuid.uuid4().hex,
-                "decision": decision,
-            },
-        )
+    def answer(lang: str):
+        client.set_cookie("lang", lang)
+        data = {"csrf_token": csrf(client), "version": field(ana, "version"), "seat": "3"}
+        data |= {"submission": uuid.uuid4().hex, "decision": "no"}
+        response = client.post(f"/s/{seats['Ana']}/reentry", data=data)
+        assert response.status_code == 303
+        return flashes(client.get(response.headers["Location"]).get_data(as_text=True))
 
-    assert answer(seats["Ana"], forms[0], "yes").status_code == 303
-    second = answer(seats["Ben"], forms[1], "no")
-    assert second.status_code == 303
-    shown = flashes(client.get(second.headers["Location"]).get_data(as_text=True))
-    assert shown == [("ok", "Ana already decided: Dani is back in.")]
+    assert answer("en") == [("ok", "Dani already decided to buy back in.")]
+    assert answer("es_AR") == [("ok", "Dani ya decidió reengancharse.")]
+    assert answer("de") == [("ok", "Dani hat schon entschieden, sich wieder einzukaufen.")]
     with app.app_context():
-        assert [(r.seat, r.declined) for r in db.session.query(Reentry)] == [(3, False)]
+        assert [(r.seat, r.declined, r.decided_by) for r in db.session.query(Reentry)] == [(3, False, "Dani")]
 
 
 def test_the_races_are_told_in_the_pages_language(client, app):
-    """Every new sentence in every language: es-AR in the voseo's own words, German too."""
-    token = dani_out_in_a_digital_game(client, app, mode="devices", dani="good")
+    """Every new sentence in every language: es-AR in the voseo's own words,
+    German too.  Dani's own phone says no; the table's phone, a page behind,
+    says yes and then no."""
+    token = dani_out_in_a_digital_game(client, app, mode="devices")
     _links, seats = links_of(app, token)
-    forms = {name: reentry_form(client.get(f"/s/{seats[name]}").get_data(as_text=True)) for name in ("Ana", "Ben")}
+    forms = {
+        "Dani": (f"/s/{seats['Dani']}/reentry", reentry_form(client.get(f"/s/{seats['Dani']}").get_data(as_text=True))),
+        "table": (f"/t/{token}/play/reentry", reentry_form(client.get(f"/t/{token}/play").get_data(as_text=True))),
+    }
 
-    def answer(name: str, decision: str):
-        form = forms[name]
+    def answer(who: str, decision: str):
+        url, form = forms[who]
         data = {"csrf_token": csrf(client), "version": field(form.group(0), "version"), "seat": "3"}
         data |= {"submission": uuid.uuid4().hex, "decision": decision}
-        return client.post(f"/s/{seats[name]}/reentry", data=data)
+        return client.post(url, data=data)
 
-    answer("Ana", "no")
+    answer("Dani", "no")
     client.set_cookie("lang", "es_AR")
-    shown = flashes(client.get(answer("Ben", "yes").headers["Location"]).get_data(as_text=True))
-    assert shown == [("ok", "Ana ya decidió: Dani se queda afuera.")]
+    shown = flashes(client.get(answer("table", "yes").headers["Location"]).get_data(as_text=True))
+    assert shown == [("ok", "Dani ya decidió quedarse afuera.")]
     client.set_cookie("lang", "de")
-    shown = flashes(client.get(answer("Ben", "no").headers["Location"]).get_data(as_text=True))
-    assert shown == [("ok", "Ana hat schon entschieden: Dani bleibt draußen.")]
+    shown = flashes(client.get(answer("table", "no").headers["Location"]).get_data(as_text=True))
+    assert shown == [("ok", "Dani hat schon entschieden, draußen zu bleiben.")]
 
 
 def test_a_hand_saved_after_another_phone_undid_one_is_told_so(client, app):

@@ -97,8 +97,9 @@ def test_the_refusal_is_in_the_pages_language(client, app):
 
 
 # -- digital play ------------------------------------------------------------------------------------
-def dani_out_in_a_digital_game(client, app, mode="hotseat", dani="human"):
-    """Ana closes; Dani holds only high cards and goes over the target of 15."""
+def dani_out_in_a_digital_game(client, app, mode="hotseat", dani="human", **house):
+    """Ana closes; Dani holds only high cards and goes over the target of 15
+    (``house``: more fields of the new-game form, e.g. ``reentries="0"``)."""
     data = {
         "csrf_token": csrf(client, "/play/new"),
         "mode": mode,
@@ -107,6 +108,7 @@ def dani_out_in_a_digital_game(client, app, mode="hotseat", dani="human"):
         "target": "15",
         "jokers": "0",
         "suit_style": "spanish",
+        **house,
     }
     for i, (name, kind) in enumerate([("Ana", "human"), ("Ben", "human"), ("Carla", "human"), ("Dani", dani)]):
         data |= {f"players-{i}": name, f"kinds-{i}": kind}
@@ -172,14 +174,20 @@ def test_a_digital_deal_waits_for_the_reentry_decision(client, app):
         assert db.session.query(Deal).count() == 2 and new.seats == [0, 1, 2]
 
 
-def test_the_question_for_a_computer_says_who_answers_it(client, app):
-    """A tryout (#26): "Bea is out. Buy back in?" with Bea a computer player,
-    and nothing said of who answers: the phone that runs the table does."""
+def test_spec_4_a_computer_player_answers_buy_back_in_itself(client, app):
+    """#38 (a tryout of #26 asked a person to decide for Bea, a computer
+    player): Dani, a computer player, goes over 15 in hand 1 and answers at
+    once, as the expert would (no stake: buying back costs nothing); nobody
+    is asked, and the next hand can be dealt."""
     token = dani_out_in_a_digital_game(client, app, dani="good")
     html = client.get(f"/t/{token}/play").get_data(as_text=True)
-    assert "Dani is out. Buy back in at" in html and "Dani plays for the computer: you decide for it." in html
+    assert "Dani is out. Buy back in at" not in html and "Waiting for Dani" not in html
+    assert "Deal the next hand" in html
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        assert [(r.seat, r.declined, r.decided_by, r.after_hand) for r in table.reentries] == [(3, False, "Dani", 1)]
     person = dani_out_in_a_digital_game(client, app)
-    assert "plays for the computer" not in client.get(f"/t/{person}/play").get_data(as_text=True)
+    assert "Dani is out. Buy back in at" in client.get(f"/t/{person}/play").get_data(as_text=True)
 
 
 def test_a_seat_link_decides_only_for_its_own_seat(client, app):

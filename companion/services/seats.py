@@ -1,0 +1,260 @@
+"""Who is at a digital table, and who plays each seat: the one owner of
+presence and of the computer taking a seat for a person who left.
+
+**Presence.**  A seat's phone is *here* while its own link keeps asking
+(its game page polls every second, so a phone seen within
+:data:`AWAY_AFTER` is here); otherwise it is *away*, since it was last
+seen.  The time is written to the seat's row when its link asks, at most
+every :data:`SEEN_EVERY`, so presence costs one small write a few seconds
+apart per phone, and every worker reads the same answer from the database.
+
+**The computer takes a seat.**  The table's owner hands any person's seat
+to the computer, and gives it back, at any time.  Any other phone at the
+table may hand over the seat the game waits on (its turn, or its answer
+to "buy back in?") once that seat's phone has been away for
+:data:`GRACE`.  The person takes the seat back from their own link ("I'm
+back").  While the computer plays a seat it plays as the good computer
+player does (:data:`STAND_IN`, an average player, as card rooms use), each
+of its moves is marked in the deal (``Deal.covered``: "played by the
+computer for Carla"), and it answers the seat's buy-back question itself
+(:func:`decide_for_computers`), as computer players answer theirs.
+
+Carla's phone closes during her turn; Ana's phone, 60 s later, may hand
+Carla's seat to the computer, which plays her turn at once; Carla opens
+her link again and taps "I'm back": the next turn is hers to play.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from ..bots.reentry import buys_back
+from ..extensions import db
+from ..models import Deal, GameTable, Player, PlayerKind, PlayMode, Reentry, TableKind, now
+from .nextstep import Asker, NextStep, Phone, latest_deal, next_step, verify_open
+from .unit import ServiceError, claim, touch
+
+#: A seat's phone's presence is written at most this often.
+SEEN_EVERY = timedelta(seconds=5)
+#: A seat's phone not seen for this long is away (its page asks every second).
+AWAY_AFTER = timedelta(seconds=15)
+#: Away this long while the game waits on the seat: any other phone may hand it to the computer.
+GRACE = timedelta(seconds=60)
+#: The computer player that plays a person's seat handed over.
+STAND_IN = PlayerKind.GOOD
+
+
+class Presence(StrEnum):
+    COMPUTER = "computer"  # a computer player
+    HERE = "here"
+    AWAY = "away"  # since ``since``; never seen when ``since`` is None
+    STAND_IN = "stand_in"  # a person's seat the computer plays for now
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPresence:
+    seat: int
+    name: str
+    presence: Presence
+    #: Away since (last seen), or played by the computer since.
+    since: datetime | None = None
+    #: The game waits on this seat now (its turn, or its buy-back answer).
+    waited_on: bool = False
+    #: Away past the grace period while the game waits on it: another phone may hand it over.
+    overdue: bool = False
+    #: Away: whole minutes since the phone was last seen (or, never seen, since the table began).
+    minutes: int = 0
+
+
+def seen_due(player: Player, at: datetime | None = None) -> bool:
+    """Whether the seat's presence is due to be written (a read: no write when not)."""
+    return player.seen_at is None or (at or now()) - player.seen_at >= SEEN_EVERY
+
+
+def note_seen(player: Player, at: datetime | None = None) -> bool:
+    """The seat's own link asked for its page: remember when (at most every
+    :data:`SEEN_EVERY`).  True when written; nothing else at the table changes."""
+    at = at or now()
+    if player.seen_at is not None and at - player.seen_at < SEEN_EVERY:
+        return False
+    player.seen_at = at
+    return True
+
+
+def waited_on(table: GameTable, step: NextStep, deal: Deal | None) -> set[int]:
+    """The table seats the game waits on now: the seat to move in the hand in
+    play, or the players whose buy-back answer the next hand waits for."""
+    if deal is not None and deal.state.get("phase") != "over":
+        return {deal.seats[deal.state["turn"]]}
+    return set(step.pending_seats)
+
+
+def presence(
+    table: GameTable, deal: Deal | None = None, step: NextStep | None = None, at: datetime | None = None
+) -> list[SeatPresence]:
+    """Every seat of a digital table played on a phone each, in seat order."""
+    at = at or now()
+    step = step or next_step(table, deal=deal)
+    waiting = waited_on(table, step, deal)
+    out = []
+    for player in table.players:
+        waits = player.seat in waiting
+        state = _state(player, at)
+        if state is Presence.AWAY:
+            gone = at - (player.seen_at or table.created_at)
+            minutes = int(gone / timedelta(minutes=1))
+            out.append(
+                SeatPresence(player.seat, player.name, state, player.seen_at, waits, waits and gone >= GRACE, minutes)
+            )
+        else:
+            out.append(SeatPresence(player.seat, player.name, state, player.stand_in_since, waits))
+    return out
+
+
+def _state(player: Player, at: datetime) -> Presence:
+    if player.kind.computer:
+        return Presence.COMPUTER
+    if player.stand_in_since is not None:
+        return Presence.STAND_IN
+    if player.seen_at is not None and at - player.seen_at < AWAY_AFTER:
+        return Presence.HERE
+    return Presence.AWAY
+
+
+def presence_marker(table: GameTable, at: datetime | None = None) -> str:
+    """What the pages show of presence, cheaply, for a poll to notice a
+    change: each seat's state and, away, the whole minutes since it was
+    last seen (so a page shows "away 2 min" and, past :data:`GRACE`, the
+    button to hand the seat over)."""
+    at = at or now()
+    out = []
+    for player in table.players:
+        state = _state(player, at)
+        out.append(state.value[0])
+        if state is Presence.AWAY:
+            out.append(str(int((at - (player.seen_at or table.created_at)) / timedelta(minutes=1))))
+    return "".join(out)
+
+
+# -- handing a seat over ----------------------------------------------------------------------------
+def verify_hand_over(
+    table: GameTable,
+    seat: int,
+    asker: Asker,
+    *,
+    owner: bool,
+    deal: Deal | None = None,
+    step: NextStep | None = None,
+    at: datetime | None = None,
+) -> Player:
+    """Raise why ``asker`` may not hand ``seat`` to the computer now; the
+    player otherwise (``deal``, ``step``: the table's, when the caller has them)."""
+    player = _person(table, seat)
+    if player.stand_in_since is not None:
+        raise ServiceError("seat_handed_over", "seat", name=player.name)
+    if owner:
+        return player
+    if asker.phone is Phone.SEAT and asker.seat == seat:
+        raise ServiceError("seat_own", "seat", name=player.name)
+    shown = next(s for s in presence(table, deal, step, at=at) if s.seat == seat)
+    if not shown.overdue:
+        raise ServiceError("seat_not_overdue", "seat", name=player.name, seconds=int(GRACE.total_seconds()))
+    return player
+
+
+def can_hand_over(
+    table: GameTable,
+    seat: int,
+    asker: Asker | None,
+    *,
+    owner: bool,
+    deal: Deal | None = None,
+    step: NextStep | None = None,
+    at: datetime | None = None,
+) -> bool:
+    if asker is None:
+        return False
+    try:
+        verify_hand_over(table, seat, asker, owner=owner, deal=deal, step=step, at=at)
+    except ServiceError:
+        return False
+    return True
+
+
+def hand_over(
+    table: GameTable, seat: int, version: int | None, asker: Asker, *, owner: bool, at: datetime | None = None
+) -> Player:
+    """The computer plays ``seat`` from now on (until the person takes it back):
+    it answers a buy-back question waiting on the seat now, and plays the
+    seat's turns as computer players do (``play.hand_seat_over`` lets it
+    play a turn that waits at once)."""
+    verify_open(table, "seat")
+    at = at or now()
+    deal = latest_deal(table)
+    player = verify_hand_over(table, seat, asker, owner=owner, deal=deal, at=at)
+    claim(table, version)
+    player.stand_in_since = at
+    player.stand_in_by = "" if owner else asker.name
+    db.session.flush()
+    decide_for_computers(table)
+    return player
+
+
+def take_back(table: GameTable, seat: int, version: int | None, asker: Asker, *, owner: bool) -> Player:
+    """The person plays ``seat`` again ("I'm back"): from their own phone, or the owner for them."""
+    verify_open(table, "seat")
+    player = _person(table, seat)
+    if not owner and not (asker.phone is Phone.SEAT and asker.seat == seat):
+        raise ServiceError("seat_not_yours", "seat", name=player.name)
+    if player.stand_in_since is None:
+        raise ServiceError("seat_not_handed_over", "seat", name=player.name)
+    claim(table, version)
+    player.stand_in_since = None
+    player.stand_in_by = ""
+    if asker.phone is Phone.SEAT and asker.seat == seat:
+        player.seen_at = now()
+    return player
+
+
+def _person(table: GameTable, seat: int) -> Player:
+    if table.kind is not TableKind.DIGITAL or table.play_mode is not PlayMode.DEVICES:
+        raise ServiceError("seat_no_phones", "seat")
+    if not 0 <= seat < len(table.players):
+        raise ServiceError("unknown_player", "seat")
+    player = table.players[seat]
+    if player.kind.computer:
+        raise ServiceError("seat_computer", "seat", name=player.name)
+    return player
+
+
+# -- decisions --------------------------------------------------------------------------------------
+def decide_for_computers(table: GameTable, step: NextStep | None = None) -> list[Reentry]:
+    """Answer every open buy-back question of a seat the computer plays (a
+    computer player, or a person's seat handed over): the expert's own
+    choice (``bots.reentry``).  The table's pages show the answers (its version moves)."""
+    step = step or next_step(table)
+    made = []
+    state = copy.deepcopy(step.standing.state)  # each answer in seat order sees the ones before
+    for pending in step.pending:
+        player = table.players[pending.seat]
+        if not player.played_by_computer or not state.can_reentry(player.name):
+            continue
+        back_in = buys_back(state, player.name)
+        if back_in:
+            state.reentry(player.name)
+        entry = Reentry(
+            after_hand=step.standing.last_number,
+            seat=pending.seat,
+            submission=f"computer-{step.standing.last_number}-{pending.seat}-{len(table.reentries)}",
+            declined=not back_in,
+            decided_by=player.name,
+        )
+        table.reentries.append(entry)
+        made.append(entry)
+    if made:
+        db.session.flush()
+        touch(table)
+    return made
