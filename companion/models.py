@@ -345,6 +345,8 @@ class Reentry(Model):
     declined: Mapped[bool] = mapped_column(default=False, server_default=false())
     #: Who answered from their phone (a seat's player), "" for the table's phone.
     decided_by: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    #: A "no" given for a person whose phone was away past the grace period (``services.seats``).
+    away: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 

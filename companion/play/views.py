@@ -49,7 +49,7 @@ from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
 from ..services.standing import standing
 from ..services.tournaments import in_round
-from ..web.access import OWNER, READ, SEAT_ONLY, TABLE_PHONE, WATCH, WRITE, Link, allow
+from ..web.access import OWNER, OWNER_ONLY, READ, SEAT_ONLY, TABLE_PHONE, WATCH, WRITE, Link, allow
 from ..web.cookies import remember_table
 from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
 from ..web.group_form import group_for_form
@@ -268,6 +268,7 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         redealer=table.names[redealer(current, deal)] if runs and not over else None,
         **_who_plays(link, deal, step),
         **_my_exit(link, current, step),
+        away_out=_away_out(table, current) if over else [],
         **in_round(table, current),
     ), status
 
@@ -285,6 +286,11 @@ def _my_exit(link: Link, current, step) -> dict:
     why = error_text(refused) if key in ("no_reentry", "reentries_used", "min_players") else None
     asked = seat in step.pending_seats
     return {"my_out": current.total(seat), "my_refusal": None if asked or seat in current.declined else why}
+
+
+def _away_out(table: GameTable, current) -> list[str]:
+    """Who stays out because their phone was away when asked to buy back in (after the last hand)."""
+    return [table.names[r.seat] for r in table.active_reentries() if r.away and r.after_hand == current.last_number]
 
 
 def _who_plays(link: Link, deal: Deal, step) -> dict:
@@ -572,6 +578,22 @@ def _seats(link: Link, back: str):
         lambda: hand_seat_over(table, seat, version, asker, owner=owner, pace=play_pace()),
         back,
         _("The computer plays for %(name)s now.", name=name),
+        stale=Stale.GAME,
+    )
+
+
+@bp.post("/t/<token>/play/seat-link")
+@allow(OWNER_ONLY.of(TableKind.DIGITAL))
+def renew_seat_link(link: Link):
+    """The owner gives a seat a new link; the old one ends."""
+    table = link.table
+    seat = request.form.get("seat", type=int)
+    if seat is None:
+        abort(400)
+    return write(
+        lambda: seats.renew_link(table, seat, request.form.get("version", type=int)),
+        url_for("play.table", token=link.token),
+        lambda player: _("%(name)s has a new link: the old one no longer opens the seat.", name=player.name),
         stale=Stale.GAME,
     )
 

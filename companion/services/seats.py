@@ -35,7 +35,7 @@ from ..bots.reentry import buys_back
 from ..extensions import db
 from ..models import Deal, GameTable, Player, PlayerKind, PlayMode, Reentry, TableKind, now
 from .nextstep import Asker, NextStep, Phone, latest_deal, next_step, verify_open
-from .unit import ServiceError, claim, touch
+from .unit import ServiceError, claim, new_token, touch
 
 #: A seat's phone's presence is written at most this often.
 SEEN_EVERY = timedelta(seconds=5)
@@ -219,6 +219,16 @@ def take_back(table: GameTable, seat: int, version: int | None, asker: Asker, *,
     return player
 
 
+def renew_link(table: GameTable, seat: int, version: int | None) -> Player:
+    """The owner gives ``seat`` a new secret link: the old one opens nothing
+    any more (a link sent to the wrong phone, or shared too widely)."""
+    verify_open(table, "seat")
+    player = _person(table, seat)
+    claim(table, version)
+    player.seat_token = new_token()
+    return player
+
+
 def _person(table: GameTable, seat: int) -> Player:
     if table.kind is not TableKind.DIGITAL or table.play_mode is not PlayMode.DEVICES:
         raise ServiceError("seat_no_phones", "seat")
@@ -231,6 +241,39 @@ def _person(table: GameTable, seat: int) -> Player:
 
 
 # -- decisions --------------------------------------------------------------------------------------
+def decide_for_absent(table: GameTable, step: NextStep | None = None, at: datetime | None = None) -> list[Reentry]:
+    """A person's "buy back in?" open for :data:`GRACE` while their phone has
+    been away as long: they stay out, said on every phone (``Reentry.away``),
+    so the table never waits on a phone that left (SPEC §4: the answer comes
+    before the next hand).  Settled lazily, by the next request or poll."""
+    if table.play_mode is not PlayMode.DEVICES:
+        return []
+    at = at or now()
+    step = step or next_step(table)
+    hands = table.active_hands()
+    if not step.pending or not hands or at - hands[-1].created_at < GRACE:
+        return []
+    after = step.standing.last_number
+    made = []
+    for pending in step.pending:
+        player = table.players[pending.seat]
+        if player.played_by_computer or (player.seen_at is not None and at - player.seen_at < GRACE):
+            continue
+        entry = Reentry(
+            after_hand=after,
+            seat=pending.seat,
+            submission=f"away-{after}-{pending.seat}-{len(table.reentries)}",
+            declined=True,
+            away=True,
+        )
+        table.reentries.append(entry)
+        made.append(entry)
+    if made:
+        db.session.flush()
+        touch(table)
+    return made
+
+
 def decide_for_computers(table: GameTable, step: NextStep | None = None) -> list[Reentry]:
     """Answer every open buy-back question of a seat the computer plays (a
     computer player, or a person's seat handed over): the expert's own

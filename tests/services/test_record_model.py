@@ -1644,6 +1644,26 @@ class RecordMachine(RuleBasedStateMachine):
         self.absorb(t)
 
     @precondition(lambda self: any(t.devices for t in self.tables.values()))
+    @rule(data=st.data())
+    def a_phone_stays_away_at_a_buy_back(self, data):
+        """A minute passes with people's buy-back questions open and their
+        phones away (nobody's page asks here): they stay out, marked so."""
+        t = self.pick(
+            data, [t for t in self.tables.values() if t.devices], prefer=lambda t: bool(pending(t, replay(t)))
+        )
+        over = play.current_deal(self.row(t)).state["phase"] == "over"
+        waiting = [s for s in pending(t, replay(t)) if not t.played_by_computer(s)] if over else []
+        at = now() + seat_service.GRACE + seat_service.SEEN_EVERY
+
+        def call():
+            return [(r.seat, r.declined, r.away) for r in seat_service.decide_for_absent(self.row(t), at=at)]
+
+        got = self.attempt(call, set(), f"a minute away at a buy-back at digital table {t.id}")
+        assert got == [(s, True, True) for s in waiting], f"table {t.id}: {got}, model {waiting}"
+        t.reentries += [MReentry(len(t.hands), s, True) for s in waiting]
+        self.absorb(t)
+
+    @precondition(lambda self: any(t.devices for t in self.tables.values()))
     @rule(data=st.data(), owner=st.booleans(), own=st.booleans())
     def take_a_seat_back(self, data, owner, own):
         """ "I'm back" from the seat's own phone, or the owner gives the seat back; nobody else."""

@@ -300,3 +300,70 @@ def standing_total(token: str, name: str) -> int:
 
     table = db.session.query(GameTable).filter_by(owner_token=token).one()
     return standing(table).total(table.names.index(name))
+
+
+def test_a_person_away_at_their_buy_back_stays_out_after_a_minute(client, app):
+    """Dani goes over 15 and her phone is gone: a minute later the next poll
+    of any phone answers "stays out" for her, and every phone says why."""
+    from companion.models import Hand
+
+    from .test_reentry_pending import dani_out_in_a_digital_game
+
+    token = dani_out_in_a_digital_game(client, app, mode="devices")
+    links = links_of(app, token)[1]
+
+    def a_minute_passes(seconds):
+        with app.app_context():
+            table = db.session.query(GameTable).filter_by(owner_token=token).one()
+            hand = db.session.query(Hand).filter_by(table_id=table.id).one()
+            hand.created_at = now() - timedelta(seconds=seconds)
+            table.players[3].seen_at = now() - timedelta(seconds=seconds)
+            db.session.commit()
+
+    a_minute_passes(30)
+    client.get(f"/s/{links['Ana']}/poll")
+    with app.app_context():
+        assert db.session.query(Reentry).count() == 0  # not yet
+    a_minute_passes(61)
+    client.get(f"/s/{links['Ana']}/poll")
+    with app.app_context():
+        assert [(r.seat, r.declined, r.away) for r in db.session.query(Reentry)] == [(3, True, True)]
+    html = client.get(f"/s/{links['Ben']}").get_data(as_text=True)
+    assert "Dani's phone was away for a minute: Dani stays out." in html and "Deal the next hand" in html
+    client.set_cookie("lang", "es_AR")
+    html = client.get(f"/s/{links['Ben']}").get_data(as_text=True)
+    assert "El celular de Dani estuvo un minuto sin conexión: Dani se queda afuera." in html
+
+
+def test_a_person_seen_within_the_minute_is_still_asked(client, app):
+    from companion.models import Hand
+
+    from .test_reentry_pending import dani_out_in_a_digital_game
+
+    token = dani_out_in_a_digital_game(client, app, mode="devices")
+    links = links_of(app, token)[1]
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        db.session.query(Hand).filter_by(table_id=table.id).one().created_at = now() - timedelta(seconds=90)
+        db.session.commit()
+    client.get(f"/s/{links['Dani']}")  # her phone is here: she answers herself
+    client.get(f"/s/{links['Ana']}/poll")
+    with app.app_context():
+        assert db.session.query(Reentry).count() == 0
+
+
+def test_the_owner_renews_a_seats_link_and_the_old_one_ends(client, app):
+    token, links, _mover = three_phones(client, app)
+    page = client.get(f"/t/{token}/play").get_data(as_text=True)
+    assert "Whoever opens a seat's link plays that seat and sees its cards" in page
+    form = re.search(r'<form method="post" action="(/t/[^"]+/play/seat-link)".*?</form>', page, re.S)
+    assert form is not None and "New link for Ana (the old one ends)" in page
+    response = post(client, form.group(1), version=field(form.group(0), "version"), seat="0")
+    shown = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Ana has a new link: the old one no longer opens the seat." in shown
+    assert client.get(f"/s/{links['Ana']}").status_code == 404
+    new = links_of(app, token)[1]["Ana"]
+    assert new != links["Ana"] and client.get(f"/s/{new}").status_code == 200
+    again = post(client, form.group(1), version=field(form.group(0), "version"), seat="0")  # the same form again
+    assert "moved on" in client.get(again.headers["Location"]).get_data(as_text=True)
+    assert links_of(app, token)[1]["Ana"] == new

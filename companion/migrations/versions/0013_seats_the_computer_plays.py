@@ -1,4 +1,4 @@
-"""presence of a seat's phone, and the computer playing a seat for a person who left
+"""presence of a seat's phone, the computer playing a seat for a person who left, and a "no" for one away
 
 Revision ID: 0013
 Revises: 0012
@@ -22,9 +22,13 @@ def upgrade():
         batch_op.add_column(sa.Column("stand_in_by", sa.String(length=40), server_default="", nullable=False))
     with op.batch_alter_table("deals") as batch_op:
         batch_op.add_column(sa.Column("covered", sa.JSON(), nullable=True))
+    with op.batch_alter_table("reentries") as batch_op:
+        batch_op.add_column(sa.Column("away", sa.Boolean(), server_default=sa.false(), nullable=False))
 
 
 def downgrade():
+    with op.batch_alter_table("reentries") as batch_op:
+        batch_op.drop_column("away")
     with op.batch_alter_table("deals") as batch_op:
         batch_op.drop_column("covered")
     with op.batch_alter_table("players") as batch_op:
