@@ -20,9 +20,12 @@ def reenter(
     *,
     declined: bool = False,
     asker: Asker = TABLE_PHONE,
+    away: bool = False,
 ) -> Reentry:
     """Buy ``seat``'s player back in, or (``declined``) record that they said
-    no; ``asker`` is the phone answering (``nextstep`` says which may).
+    no; ``asker`` is the phone answering (``nextstep`` says which may), or
+    the server answering itself (``seats``: for a seat the computer plays,
+    or ``away``, for a person whose phone left).
 
     An answer already given, from this phone or another, is :class:`AlreadyDone`
     (saying who answered and what), never a failure."""
@@ -45,7 +48,9 @@ def reenter(
     except StaleError:
         _verify_undecided(table, seat, after)  # another phone's answer, committed meanwhile
         raise
-    entry = Reentry(after_hand=after, seat=seat, submission=submission, declined=declined, decided_by=asker.name)
+    entry = Reentry(
+        after_hand=after, seat=seat, submission=submission, declined=declined, decided_by=asker.name, away=away
+    )
     table.reentries.append(entry)
     return entry
 

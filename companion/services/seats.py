@@ -26,7 +26,7 @@ her link again and taps "I'm back": the next turn is hers to play.
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -34,8 +34,11 @@ from enum import StrEnum
 from ..bots.reentry import buys_back
 from ..extensions import db
 from ..models import Deal, GameTable, Player, PlayerKind, PlayMode, Reentry, TableKind, now
+from ..rules.match import MatchState
 from .nextstep import Asker, NextStep, Phone, latest_deal, next_step, verify_open
-from .unit import ServiceError, claim, new_token, touch
+from .reentries import reenter
+from .standing import standing
+from .unit import ServiceError, claim, new_token
 
 #: A seat's phone's presence is written at most this often.
 SEEN_EVERY = timedelta(seconds=5)
@@ -253,51 +256,42 @@ def decide_for_absent(table: GameTable, step: NextStep | None = None, at: dateti
     hands = table.active_hands()
     if not step.pending or not hands or at - hands[-1].created_at < GRACE:
         return []
-    after = step.standing.last_number
-    made = []
-    for pending in step.pending:
-        player = table.players[pending.seat]
-        if player.played_by_computer or (player.seen_at is not None and at - player.seen_at < GRACE):
-            continue
-        entry = Reentry(
-            after_hand=after,
-            seat=pending.seat,
-            submission=f"away-{after}-{pending.seat}-{len(table.reentries)}",
-            declined=True,
-            away=True,
-        )
-        table.reentries.append(entry)
-        made.append(entry)
-    if made:
-        db.session.flush()
-        touch(table)
-    return made
+    gone = [p.seat for p in step.pending if _gone_for_grace(table.players[p.seat], at)]
+    return _answer(table, gone, lambda _state, _name: True, away=True)
+
+
+def _gone_for_grace(player: Player, at: datetime) -> bool:
+    """A person (not a seat the computer plays) whose phone has not asked for :data:`GRACE`."""
+    return not player.played_by_computer and (player.seen_at is None or at - player.seen_at >= GRACE)
 
 
 def decide_for_computers(table: GameTable, step: NextStep | None = None) -> list[Reentry]:
     """Answer every open buy-back question of a seat the computer plays (a
     computer player, or a person's seat handed over): the expert's own
-    choice (``bots.reentry``).  The table's pages show the answers (its version moves)."""
+    choice (``bots.reentry``), given in its name."""
     step = step or next_step(table)
+    computer = [p.seat for p in step.pending if table.players[p.seat].played_by_computer]
+    return _answer(table, computer, lambda state, name: not buys_back(state, name), away=False)
+
+
+def _answer(
+    table: GameTable, seats: list[int], declines: Callable[[MatchState, str], bool], *, away: bool
+) -> list[Reentry]:
+    """The server's own answers, in seat order, each through the one write of
+    an answer (``reentries.reenter``: it claims the table's version, so every
+    phone shows it) and each seeing the ones before (a buy-back raises the
+    re-entry total of the next)."""
     made = []
-    state = copy.deepcopy(step.standing.state)  # each answer in seat order sees the ones before
-    for pending in step.pending:
-        player = table.players[pending.seat]
-        if not player.played_by_computer or not state.can_reentry(player.name):
+    for seat in seats:
+        name = table.names[seat]
+        current = standing(table)
+        state = current.state
+        if not state.can_reentry(name):
             continue
-        back_in = buys_back(state, player.name)
-        if back_in:
-            state.reentry(player.name)
-        entry = Reentry(
-            after_hand=step.standing.last_number,
-            seat=pending.seat,
-            submission=f"computer-{step.standing.last_number}-{pending.seat}-{len(table.reentries)}",
-            declined=not back_in,
-            decided_by=player.name,
+        after = current.last_number
+        submission = f"{'away' if away else 'computer'}-{after}-{seat}-{len(table.reentries)}"
+        asker = Asker(Phone.TABLE, name="" if away else name)
+        made.append(
+            reenter(table, table.version, submission, seat, declined=declines(state, name), asker=asker, away=away)
         )
-        table.reentries.append(entry)
-        made.append(entry)
-    if made:
-        db.session.flush()
-        touch(table)
     return made
