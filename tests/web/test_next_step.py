@@ -11,42 +11,14 @@ import re
 import uuid
 
 from companion.extensions import db
-from companion.models import Deal, GameTable, Reentry
-from companion.rules import parse_cards
-from companion.rules.game import HandGame
+from companion.models import Deal, Reentry
 from companion.rules.tournament import Play
 from companion.services import tournaments as tournament_service
 from companion.services.unit import transaction
 
 from .helpers import csrf, field, totals
 from .test_play import links_of, new_game, post, snapshot
-from .test_reentry_pending import dani_out_in_a_digital_game
-
-
-def dani_goes_over(app, table_id: int) -> int:
-    """Rig the deal in play: Ana (seat 0) is to discard and closes with 12b;
-    Dani (seat 3) holds only high cards and goes over the target.  Returns
-    the deal's version."""
-    with app.app_context():
-        table = db.session.get(GameTable, table_id)
-        deal = db.session.query(Deal).filter_by(table_id=table.id).one()
-        game = HandGame(
-            rules=table.rules,
-            dealer=3,
-            hands=[
-                parse_cards("1o 2o 3o 1c 1e 1b 4b 12b"),
-                parse_cards("2c 3c 4c 5e 6e 7e 2b"),
-                parse_cards("2e 3e 4e 5c 6c 7c 3b"),
-                parse_cards("12c 11e 10b 7b 12o 11b 10e"),
-            ],
-            stock=parse_cards("6o 7o"),
-            discards=parse_cards("10o"),
-            turn=0,
-            turns_taken=4,
-        )
-        deal.seats, deal.state = [0, 1, 2, 3], game.to_dict()
-        db.session.commit()
-        return deal.version
+from .test_reentry_pending import dani_goes_over, dani_out_in_a_digital_game
 
 
 def reentry_form(html: str) -> re.Match[str] | None:

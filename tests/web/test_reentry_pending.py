@@ -97,6 +97,32 @@ def test_the_refusal_is_in_the_pages_language(client, app):
 
 
 # -- digital play ------------------------------------------------------------------------------------
+def dani_goes_over(app, table_id: int) -> int:
+    """Rig the deal in play: Ana (seat 0) is to discard and closes with 12b;
+    Dani (seat 3) holds only high cards and goes over the target.  Returns
+    the deal's version."""
+    with app.app_context():
+        table = db.session.get(GameTable, table_id)
+        deal = db.session.query(Deal).filter_by(table_id=table.id).one()
+        game = HandGame(
+            rules=table.rules,
+            dealer=3,
+            hands=[
+                parse_cards("1o 2o 3o 1c 1e 1b 4b 12b"),
+                parse_cards("2c 3c 4c 5e 6e 7e 2b"),
+                parse_cards("2e 3e 4e 5c 6c 7c 3b"),
+                parse_cards("12c 11e 10b 7b 12o 11b 10e"),
+            ],
+            stock=parse_cards("6o 7o"),
+            discards=parse_cards("10o"),
+            turn=0,
+            turns_taken=4,
+        )
+        deal.seats, deal.state = [0, 1, 2, 3], game.to_dict()
+        db.session.commit()
+        return deal.version
+
+
 def dani_out_in_a_digital_game(client, app, mode="hotseat", dani="human", **house):
     """Ana closes; Dani holds only high cards and goes over the target of 15
     (``house``: more fields of the new-game form, e.g. ``reentries="0"``)."""
@@ -115,25 +141,8 @@ def dani_out_in_a_digital_game(client, app, mode="hotseat", dani="human", **hous
     token = client.post("/play/new", data=data).headers["Location"].split("/")[2]
     with app.app_context():
         table = db.session.query(GameTable).filter_by(owner_token=token).one()
-        deal = db.session.query(Deal).filter_by(table_id=table.id).one()
-        game = HandGame(
-            rules=table.rules,
-            dealer=3,
-            hands=[
-                parse_cards("1o 2o 3o 1c 1e 1b 4b 12b"),
-                parse_cards("2c 3c 4c 5e 6e 7e 2b"),
-                parse_cards("2e 3e 4e 5c 6c 7c 3b"),
-                parse_cards("12c 11e 10b 7b 12o 11b 10e"),
-            ],
-            stock=parse_cards("6o 7o"),
-            discards=parse_cards("10o"),
-            turn=0,
-            turns_taken=4,
-        )
-        deal.seats, deal.state = [0, 1, 2, 3], game.to_dict()
-        db.session.commit()
-        version = deal.version
-        ana = table.players[0].seat_token
+        table_id, ana = table.id, table.players[0].seat_token
+    version = dani_goes_over(app, table_id)
     url = f"/s/{ana}" if mode == "devices" else f"/t/{token}/play"
     client.post(url, data={"csrf_token": csrf(client), "version": version, "action": "close", "card": "12b"})
     return token
