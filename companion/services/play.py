@@ -244,8 +244,8 @@ def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
     something moved.  Two phones polling at once move the bots once."""
     if not can_write(table):
         return False
-    if deal.state.get("phase") == "over":  # answers the computer owes, or a phone away past the grace period
-        return bool(seats.decide_for_computers(table) or seats.decide_for_absent(table))
+    if deal.state.get("phase") == "over":  # a buy-back question of a phone away past the grace period
+        return seats.may_have_left(table, deal) and bool(seats.decide_for_absent(table))
     game = game_of(table, deal)
     if not bots_to_move(table, deal, game):
         return False

@@ -260,6 +260,19 @@ def decide_for_absent(table: GameTable, step: NextStep | None = None, at: dateti
     return _answer(table, gone, lambda _state, _name: True, away=True)
 
 
+def may_have_left(table: GameTable, deal: Deal, at: datetime | None = None) -> bool:
+    """Cheap, from rows already loaded, for every poll of a finished deal:
+    whether :func:`decide_for_absent` could answer for anybody now (the
+    hand ended :data:`GRACE` ago and a person's phone is gone as long), so
+    a table where everybody is here never replays its match to find out."""
+    at = at or now()
+    return (
+        table.play_mode is PlayMode.DEVICES
+        and at - deal.updated_at >= GRACE
+        and any(_gone_for_grace(player, at) for player in table.players)
+    )
+
+
 def _gone_for_grace(player: Player, at: datetime) -> bool:
     """A person (not a seat the computer plays) whose phone has not asked for :data:`GRACE`."""
     return not player.played_by_computer and (player.seen_at is None or at - player.seen_at >= GRACE)

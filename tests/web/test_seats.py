@@ -317,6 +317,7 @@ def test_a_person_away_at_their_buy_back_stays_out_after_a_minute(client, app):
             table = db.session.query(GameTable).filter_by(owner_token=token).one()
             hand = db.session.query(Hand).filter_by(table_id=table.id).one()
             hand.created_at = now() - timedelta(seconds=seconds)
+            db.session.query(Deal).filter_by(table_id=table.id).one().updated_at = hand.created_at
             table.players[3].seen_at = now() - timedelta(seconds=seconds)
             db.session.commit()
 
@@ -345,6 +346,7 @@ def test_a_person_seen_within_the_minute_is_still_asked(client, app):
     with app.app_context():
         table = db.session.query(GameTable).filter_by(owner_token=token).one()
         db.session.query(Hand).filter_by(table_id=table.id).one().created_at = now() - timedelta(seconds=90)
+        db.session.query(Deal).filter_by(table_id=table.id).one().updated_at = now() - timedelta(seconds=90)
         db.session.commit()
     client.get(f"/s/{links['Dani']}")  # her phone is here: she answers herself
     client.get(f"/s/{links['Ana']}/poll")
