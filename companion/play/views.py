@@ -304,7 +304,7 @@ def _who_plays(link: Link, deal: Deal, step) -> dict:
     shown = seats.presence(table, deal, step)
     mine = link.player.seat if link.player is not None else None
     hand_over = {p.seat for p in shown if seats.can_hand_over(table, p.seat, asker, owner=owner, deal=deal, step=step)}
-    take_back = {p.seat for p in shown if p.presence is seats.Presence.STAND_IN and (owner or p.seat == mine)}
+    take_back = {p.seat for p in shown if seats.can_take_back(table, p.seat, asker, owner=owner)}
     if link.player is not None:
         url = url_for("play.seat_seats", seat_token=link.token)
     elif link.may("play.table_seats"):

@@ -209,17 +209,33 @@ def hand_over(
 def take_back(table: GameTable, seat: int, version: int | None, asker: Asker, *, owner: bool) -> Player:
     """The person plays ``seat`` again ("I'm back"): from their own phone, or the owner for them."""
     verify_open(table, "seat")
-    player = _person(table, seat)
-    if not owner and not (asker.phone is Phone.SEAT and asker.seat == seat):
-        raise ServiceError("seat_not_yours", "seat", name=player.name)
-    if player.stand_in_since is None:
-        raise ServiceError("seat_not_handed_over", "seat", name=player.name)
+    player = verify_take_back(table, seat, asker, owner=owner)
     claim(table, version)
     player.stand_in_since = None
     player.stand_in_by = ""
     if asker.phone is Phone.SEAT and asker.seat == seat:
         player.seen_at = now()
     return player
+
+
+def verify_take_back(table: GameTable, seat: int, asker: Asker, *, owner: bool) -> Player:
+    """Raise why ``asker`` may not give ``seat`` back to its person now; the player otherwise."""
+    player = _person(table, seat)
+    if not owner and not (asker.phone is Phone.SEAT and asker.seat == seat):
+        raise ServiceError("seat_not_yours", "seat", name=player.name)
+    if player.stand_in_since is None:
+        raise ServiceError("seat_not_handed_over", "seat", name=player.name)
+    return player
+
+
+def can_take_back(table: GameTable, seat: int, asker: Asker | None, *, owner: bool) -> bool:
+    if asker is None:
+        return False
+    try:
+        verify_take_back(table, seat, asker, owner=owner)
+    except ServiceError:
+        return False
+    return True
 
 
 def renew_link(table: GameTable, seat: int, version: int | None) -> Player:
