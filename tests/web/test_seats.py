@@ -369,3 +369,25 @@ def test_the_owner_renews_a_seats_link_and_the_old_one_ends(client, app):
     again = post(client, form.group(1), version=field(form.group(0), "version"), seat="0")  # the same form again
     assert "moved on" in client.get(again.headers["Location"]).get_data(as_text=True)
     assert links_of(app, token)[1]["Ana"] == new
+
+
+def test_garbage_in_the_seat_forms_is_refused_in_words_and_stores_nothing(client, app):
+    token, links, mover = three_phones(client, app)
+    version = table_version(app, token)
+    for url, data in [
+        (f"/t/{token}/play/seats", {"seat": "abc", "version": version, "action": "computer"}),
+        (f"/s/{links[mover]}/seats", {"seat": "", "version": version, "action": "back"}),
+        (f"/t/{token}/play/seat-link", {"seat": "1.5", "version": version}),
+    ]:
+        response = post(client, url, **data)
+        assert response.status_code == 400, url
+        assert "Something in the request was wrong" in response.get_data(as_text=True), url
+    for url, data, said in [
+        (f"/t/{token}/play/seats", {"seat": "99", "version": version, "action": "computer"}, "Unknown player."),
+        (f"/t/{token}/play/seat-link", {"seat": "-1", "version": version}, "Unknown player."),
+        (f"/t/{token}/play/seats", {"seat": "0", "version": "x", "action": "computer"}, "moved on"),
+    ]:
+        shown = client.get(post(client, url, **data).headers["Location"]).get_data(as_text=True)
+        assert said in shown, (url, data)
+    assert table_version(app, token) == version  # nothing stored
+    assert all(player(app, token, n).stand_in_since is None for n in ("Ana", "Ben", "Carla"))
