@@ -144,3 +144,39 @@ def test_a_seat_whose_phone_left_is_played_by_the_computer_and_taken_back(
     expect(ben.locator("li", has_text="Carla").locator(".badge.here")).to_have_text("here", timeout=5000)
     for phone in (ana, ben, carla):
         phone.context.close()
+
+
+def test_eight_long_names_away_and_played_by_the_computer_fit_a_360px_phone(
+    browser: Browser, browser_context_args, live_server: str
+):
+    """Every presence badge, in es-AR (the longest: "en manos de la máquina"),
+    on eight 40-letter names: the page never scrolls sideways."""
+    app = LIVE_APPS[live_server]
+    names = [("María de los Ángeles Fernández Gutiérrez Sosa"[:39] + str(i)) for i in range(8)]
+    with app.app_context():
+        with transaction():
+            table = play.create_digital_table(
+                name="",
+                preset="classic",
+                overrides={},
+                players=[(n, "human") for n in names],
+                mode="devices",
+                first_dealer=0,
+                suit_style="spanish",
+            )
+        with transaction():
+            table = db.session.get(GameTable, table.id)
+            for player, seconds in zip(table.players, [0, 3, 200, 0, 30, 0, 0, 400], strict=True):
+                player.seen_at = now() - timedelta(seconds=seconds)
+            table.players[3].stand_in_since = now()
+        owner, seat = table.owner_token, table.players[0].seat_token
+    context = browser.new_context(
+        **{**browser_context_args, "viewport": {"width": 360, "height": 800}, "locale": "es-AR"}
+    )
+    page = context.new_page()
+    for url in (f"{live_server}/t/{owner}/play", f"{live_server}/s/{seat}"):
+        page.goto(url)
+        expect(page.locator("#board")).to_contain_text("en manos de la máquina")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
+    page.screenshot(path=str(SCREENS / "seat-eight-long-names.png"), full_page=True, animations="disabled")
+    context.close()
