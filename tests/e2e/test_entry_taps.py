@@ -8,6 +8,7 @@ sends to the server while the hand is entered, counted from the browser.
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta
 import re
 
 from playwright.sync_api import Page, expect
@@ -120,10 +121,13 @@ def test_player_tabs_fit_a_360px_screen_and_tabs_and_summary_stay_in_view(page: 
 def test_at_a_persons_pace_the_verdict_is_asked_after_a_pause_or_a_players_last_card(page: Page, live_server: str):
     """Light on the wire: a tap every 0.8 s asks nothing until a player's
     seventh card, which is judged at once; a pause in tapping (or typing)
-    asks once.  The page's clock is Playwright's, moved on by hand."""
+    asks once.  The page's clock is Playwright's, paused and moved on by
+    hand only: a slow host's real seconds never reach the page's timers."""
     token = new_table(live_server)
-    page.clock.install()
+    start = datetime(2026, 12, 3, 21, 0, 0)
+    page.clock.install(time=start)
     page.goto(f"{live_server}/t/{token}/hands/new?closer=0")
+    page.clock.pause_at(start + timedelta(minutes=1))
     previews = []
     page.on("request", lambda r: previews.append(r) if r.method == "POST" else None)
 
