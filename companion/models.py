@@ -66,6 +66,15 @@ class PlayMode(StrEnum):
     DEVICES = "devices"  # a phone each, a secret link per seat
 
 
+class TurnClock(StrEnum):
+    """How long a person may think over a turn at a digital table on a phone
+    each (``services.clock``: the seconds, and what happens when they run out)."""
+
+    OFF = "off"
+    RELAXED = "relaxed"
+    QUICK = "quick"
+
+
 class EntryMode(StrEnum):
     """How a hand (or a player in it) was entered."""
 
@@ -150,6 +159,8 @@ class GameTable(Model):
     #: Digital tables: whether a player may ask for a hint (every hint asked
     #: is written in the hand's moves and in the history).
     hints_allowed: Mapped[bool] = mapped_column(default=True, server_default=true())
+    #: Digital tables on a phone each: the turn clock of the next deal (a deal keeps its own).
+    turn_clock: Mapped[TurnClock] = mapped_column(Choice(TurnClock), default=TurnClock.OFF, server_default="off")
     deals: Mapped[list[Deal]] = relationship(
         back_populates="table", order_by="Deal.id", cascade="all, delete-orphan", lazy="select"
     )
@@ -172,10 +183,10 @@ class GameTable(Model):
     group: Mapped[Group | None] = relationship(back_populates="tables")
     round: Mapped[TournamentRound | None] = relationship(back_populates="tables")
 
-    @validates("kind", "play_mode", "entry_mode")
+    @validates("kind", "play_mode", "entry_mode", "turn_clock")
     def _member(self, key: str, value: str | None) -> StrEnum | None:
         """Plain strings assigned become the set's members at once, not only once read back."""
-        enum = {"kind": TableKind, "play_mode": PlayMode, "entry_mode": EntryMode}[key]
+        enum = {"kind": TableKind, "play_mode": PlayMode, "entry_mode": EntryMode, "turn_clock": TurnClock}[key]
         return None if value is None else enum(value)
 
     @property
@@ -222,6 +233,10 @@ class Player(Model):
     #: and who handed it over (a player's name, "" for the owner).
     stand_in_since: Mapped[datetime | None] = mapped_column(default=None)
     stand_in_by: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    #: The phone (a random cookie of its browser) that last asked with the seat's
+    #: link, and when another phone asked with it while that one was here.
+    seen_by: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    shared_at: Mapped[datetime | None] = mapped_column(default=None)
 
     table: Mapped[GameTable] = relationship(back_populates="players")
 
@@ -324,10 +339,23 @@ class Deal(Model):
     #: The moves the computer played for a person (their seat handed over):
     #: indexes into the game's log (None: none).
     covered: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    #: The turn clock this deal is played on (the table's when it was dealt),
+    #: when the turn in play began, and each engine seat's reserve left, in
+    #: seconds (``services.clock``; None: no clock).
+    clock: Mapped[TurnClock] = mapped_column(Choice(TurnClock), default=TurnClock.OFF, server_default="off")
+    turn_since: Mapped[datetime | None] = mapped_column(default=None)
+    reserves: Mapped[list[float] | None] = mapped_column(JSON, default=None)
+    #: Called off before anybody moved (a phone that never came): no record of
+    #: it is shown, and the same dealer deals the hand again.
+    called_off: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
     table: Mapped[GameTable] = relationship(back_populates="deals")
+
+    @validates("clock")
+    def _member(self, _key: str, value: str) -> TurnClock:
+        return TurnClock(value)
 
 
 class Reentry(Model):

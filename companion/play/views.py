@@ -26,7 +26,7 @@ from wtforms import BooleanField, FieldList, RadioField, SelectField
 from ..models import Deal, GameTable, PlayerKind, PlayMode, TableKind
 from ..rules.game import HandGame, Phase
 from ..rules.names import name_key
-from ..services import seats
+from ..services import clock, seats
 from ..services.groups import join
 from ..services.nextstep import answers_for, next_step, redealer
 from ..services.play import (
@@ -41,6 +41,7 @@ from ..services.play import (
     game_of,
     hand_seat_over,
     hint_for,
+    is_bot,
     review_of,
     reviewed,
     void_hand,
@@ -51,7 +52,7 @@ from ..services.standing import standing
 from ..services.tournaments import in_round
 from ..web.access import OWNER, OWNER_ONLY, READ, SEAT_ONLY, TABLE_PHONE, WATCH, WRITE, Link, allow
 from ..web.cookies import remember_table
-from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, TableForm, table_problem
+from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, ClockField, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.messages import FormError, Stale, error_text, review_waits_text
 from ..web.pace import play_pace
@@ -82,6 +83,7 @@ class PlayForm(TableForm):
         default=True,
         description=_l("Everybody sees who asked, in the moves and in the history. Turn off for a rated match."),
     )
+    clock = ClockField()
 
 
 @bp.route("/play/new", methods=["GET", "POST"])
@@ -115,6 +117,7 @@ def _create(form: PlayForm, entries: list[tuple[str, str]], group) -> str:
         first_dealer=int(form.first_dealer.data),
         suit_style=form.suit_style.data,
         hints=bool(form.hints.data),
+        clock=form.clock.data,
         pace=play_pace(),
     )
     join(table, group)
@@ -258,6 +261,7 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         offers=offers(step, link) if over else [],
         arrangement_seats=seats,
         hint=hint_for(table, deal, game, shown),
+        turn_time=None if over or is_bot(table, deal, game.turn) else clock.time_left(deal, game),
         review_url=_review_url(link, deal, current.state.finished),
         rematch=rematch,
         may_rematch=current.state.finished and table.round_id is None and link.role is not WATCH,

@@ -26,10 +26,10 @@ from ..bots import review as reviews
 from ..bots.advice import Hint, hint
 from ..bots.view import seat_view as bot_view
 from ..extensions import db
-from ..models import Deal, EntryMode, GameTable, Hand, Player, PlayerKind, PlayMode, TableKind, now
+from ..models import Deal, EntryMode, GameTable, Hand, Player, PlayerKind, PlayMode, TableKind, TurnClock, now
 from ..rules import ChinchonError, parse_card
 from ..rules.game import HandGame, Phase, PlayError, Source
-from . import seats
+from . import clock, seats
 from .hands import HandInput, store_hand
 from .nextstep import TABLE_PHONE, Asker, Refusal, can_write, latest_deal, next_step, verify_open
 from .standing import standing
@@ -72,12 +72,16 @@ def create_digital_table(
     suit_style: str,
     rematch_of: GameTable | None = None,
     hints: bool = True,
+    clock: TurnClock | str = TurnClock.OFF,
     pace: Pace = DEFAULT_PACE,
 ) -> GameTable:
-    """A digital table and its first deal (computer players move at once)."""
+    """A digital table and its first deal (computer players move at once);
+    a turn ``clock`` only where each person plays on their own phone."""
     kinds = [_kind(kind) for _, kind in players]
     if PlayerKind.HUMAN not in kinds:
         raise ServiceError("no_person", "players")
+    if TurnClock(clock) is not TurnClock.OFF and PlayMode(mode) is not PlayMode.DEVICES:
+        raise ServiceError("clock_one_phone", "clock")
     table = create_table(
         name=name,
         preset=preset,
@@ -90,6 +94,7 @@ def create_digital_table(
     table.kind = TableKind.DIGITAL
     table.play_mode = PlayMode(mode)
     table.hints_allowed = hints
+    table.turn_clock = TurnClock(clock)
     for player, kind in zip(table.players, kinds, strict=True):
         player.kind = kind
         if table.play_mode is PlayMode.DEVICES and kind is PlayerKind.HUMAN:
@@ -129,6 +134,7 @@ def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE, by: str = "") -> Dea
     salt = (table.id, number, redeals) if redeals else (table.id, number)
     game = HandGame.deal(table.rules, len(seats), dealer, rng(pace, *salt), table_players=len(table.players))
     deal = Deal(table_id=table.id, number=number, seats=seats, state=game.to_dict(), dealt_by=by)
+    clock.start(deal, clock.clock_for(table), len(seats))
     db.session.add(deal)
     db.session.flush()
     run_bots(table, deal, game, pace=pace)
@@ -183,12 +189,15 @@ def void_hand(table: GameTable, deal_id: int | None, version: int | None) -> Dea
     return deal
 
 
-def keep(table: GameTable, deal: Deal, game: HandGame) -> None:
-    """The deal's new state, stored; a hand that just ended void moves who
-    deals next, which every page of the table shows: the table's version too."""
+def keep(table: GameTable, deal: Deal, game: HandGame, at: datetime | None = None) -> None:
+    """The deal's new state, stored, and the turn clock moved on; a hand that
+    just ended void moves who deals next, which every page of the table
+    shows: the table's version too."""
     was_void = bool(deal.state.get("void"))
+    at = at or now()
+    clock.turn_passed(deal, deal.state, game, at)
     deal.state = game.to_dict()
-    deal.updated_at = now()
+    deal.updated_at = at
     if game.void is not None and not was_void:
         touch(table)
 
@@ -229,33 +238,57 @@ def run_bots(
         if totals is None:  # the match score, which the expert plays (in the deal's seat order)
             current = standing(table)
             totals = [current.total(seat) for seat in deal.seats]
-        player = table.players[deal.seats[game.turn]]
-        if not player.kind.computer:  # a person's seat handed over: its moves are marked
-            deal.covered = [*(deal.covered or []), len(game.log)]
-        bot_turn(game, bot_for(player), rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken), totals=totals)
+        _computer_turn(table, deal, game, pace, totals)
         played += 1
     if game.phase == Phase.OVER:
         finish(table, deal, game)
     return played
 
 
-def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE) -> bool:
-    """Let computer players carry on (a poll's share of the work); True when
-    something moved.  Two phones polling at once move the bots once."""
+def _computer_turn(
+    table: GameTable, deal: Deal, game: HandGame, pace: Pace, totals: Sequence[int] | None = None
+) -> None:
+    """The computer plays the turn in play: a computer player's, or a person's
+    (their seat handed over, or their time run out), marked as played for them."""
+    if totals is None:  # the match score, which the expert plays (in the deal's seat order)
+        current = standing(table)
+        totals = [current.total(seat) for seat in deal.seats]
+    player = table.players[deal.seats[game.turn]]
+    if not player.kind.computer:
+        deal.covered = [*(deal.covered or []), len(game.log)]
+    bot_turn(game, bot_for(player), rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken), totals=totals)
+
+
+def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE, at: datetime | None = None) -> bool:
+    """Let computer players carry on, and play a turn whose time ran out (a
+    poll's share of the work); True when something moved.  Two phones
+    polling at once move once (the deal's version is claimed)."""
     if not can_write(table):
         return False
     if deal.state.get("phase") == "over":  # a buy-back question of a phone away past the grace period
-        return seats.may_have_left(table, deal) and bool(seats.decide_for_absent(table))
+        return seats.may_have_left(table, deal, at) and bool(seats.decide_for_absent(table, at=at))
     game = game_of(table, deal)
-    if not bots_to_move(table, deal, game):
+    late = not bots_to_move(table, deal, game) and clock.ran_out(deal, game, at)
+    if not late and not bots_to_move(table, deal, game):
         return False
     try:
         claim(deal, deal.version)
     except StaleError:
         return False
-    run_bots(table, deal, game, pace=pace)
-    keep(table, deal, game)
+    if late:
+        play_for_late(table, deal, game, pace, at)
+    run_bots(table, deal, game, pace=pace)  # the computer seats after it; a hand it closed is stored
+    keep(table, deal, game, at)
     return True
+
+
+def play_for_late(table: GameTable, deal: Deal, game: HandGame, pace: Pace, at: datetime | None = None) -> None:
+    """The turn in play ran out of time and reserve: the computer plays it for
+    the seat; a seat whose phone is away is handed to the computer for the
+    turns after it too (``seats.hand_to_clock``), until its person is back."""
+    player = table.players[deal.seats[game.turn]]
+    seats.hand_to_clock(table, player, at)
+    _computer_turn(table, deal, game, pace)
 
 
 def hand_seat_over(

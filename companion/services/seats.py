@@ -206,6 +206,22 @@ def hand_over(
     return player
 
 
+#: ``Player.stand_in_by`` of a seat the turn clock handed over.
+BY_THE_CLOCK = "(clock)"
+
+
+def hand_to_clock(table: GameTable, player: Player, at: datetime | None = None) -> bool:
+    """The seat's turn ran out of time (``clock``): when its phone is away too,
+    the computer plays the seat from now on, as if a phone had handed it over
+    (part of the write that plays the turn).  True when handed over."""
+    at = at or now()
+    if player.played_by_computer or _state(player, at) is not Presence.AWAY:
+        return False
+    player.stand_in_since = at
+    player.stand_in_by = BY_THE_CLOCK
+    return True
+
+
 def take_back(table: GameTable, seat: int, version: int | None, asker: Asker, *, owner: bool) -> Player:
     """The person plays ``seat`` again ("I'm back"): from their own phone, or the owner for them."""
     verify_open(table, "seat")

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from sqlalchemy import update
 
 from ..extensions import db
-from ..models import GameTable, Player, TableKind
+from ..models import GameTable, Player, PlayMode, TableKind, TurnClock
 from ..rules import MatchError, MatchState, get_rules
 from ..rules.names import normalize_name
 from ..rules.variants import AUTO
@@ -84,10 +84,18 @@ def changeable(table: GameTable) -> tuple[str, ...]:
     return options if table.active_hands() else (*options, "stake")
 
 
-def change_settings(table: GameTable, version: int | None, name: str, overrides: Mapping[str, object]) -> None:
+def change_settings(
+    table: GameTable,
+    version: int | None,
+    name: str,
+    overrides: Mapping[str, object],
+    clock: TurnClock | str | None = None,
+) -> None:
     """New rules mid-match (inside :func:`transaction`) for the options
     :func:`changeable` allows (the others are refused, ``rule_fixed``): refused
-    when the hands already played would no longer replay under them."""
+    when the hands already played would no longer replay under them.  A
+    digital table on a phone each may change its turn ``clock``: from the
+    next deal on (the hand in play keeps the clock it was dealt with)."""
     verify_open(table, "name")
     fixed = next((k for k in overrides if k not in changeable(table)), None)
     if fixed is not None:
@@ -101,6 +109,10 @@ def change_settings(table: GameTable, version: int | None, name: str, overrides:
         raise ServiceError("rules_history", "target", **error.params) from None
     except MatchError as error:
         raise ServiceError("rules_history", "target", reason=error) from None
+    if clock is not None:
+        if table.play_mode is not PlayMode.DEVICES:
+            raise ServiceError("clock_one_phone", "clock")
+        table.turn_clock = TurnClock(clock)
     table.name = normalize_name(name)
     claim(table, version)
 

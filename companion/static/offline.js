@@ -673,6 +673,7 @@
       a.addEventListener("click", function (event) { event.preventDefault(); location.reload(); });
     });
     wakelock.start();
+    Chinchon.clock.start();
     Chinchon.worker.start(config, routes, !!scoreboardToken());
     flush().then(function (sent) { if (sent && scoreboardToken()) location.reload(); });
     setInterval(function () {

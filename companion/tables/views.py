@@ -476,7 +476,8 @@ def settings(link: Link):
     form = SettingsForm.for_table(table, submitted=request.method == "POST")
     if request.method == "POST" and form.validate():
         version, name, overrides = form.version.data, form.name.data or "", form.overrides()
-        changed = attempt(lambda: table_service.change_settings(table, version, name, overrides))
+        clock = form.clock.data if "clock" in form else None
+        changed = attempt(lambda: table_service.change_settings(table, version, name, overrides, clock))
         if not isinstance(changed, Refused):
             flash(_("Rules updated; every total was recomputed."), "ok")
             return redirect(url_for("tables.scoreboard", token=link.token)), 303

@@ -88,6 +88,7 @@ STATIC_ASSETS = (
     "js/drafts.js",
     "js/wakelock.js",
     "js/worker.js",
+    "js/clock.js",
     "htmx.min.js",
     "suits.svg",
     "icon.svg",

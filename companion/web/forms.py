@@ -10,11 +10,12 @@ from wtforms import FieldList, HiddenField, RadioField, SelectChoice, SelectFiel
 from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput
 
-from ..models import GameTable, PlayerKind, PlayMode
+from ..models import GameTable, PlayerKind, PlayMode, TurnClock
 from ..rules import DECKS, PRESETS, ChinchonError, get_rules
 from ..rules.match import verify_players
 from ..rules.names import normalize_name
 from ..rules.variants import AUTO, OPTIONS, TWO_DECKS, CloseRule, Layoffs
+from ..services.clock import PACES
 from ..services.tables import changeable
 from ..services.unit import ServiceError
 from .house_rules import HOUSE_RULES, POINTS, BoundedInteger, HouseRules, minimal
@@ -86,6 +87,35 @@ def preset_choices() -> list[tuple[str, str]]:
     return [(name, preset_name(name)) for name in PRESETS]
 
 
+def _clock_label(clock: TurnClock) -> object:
+    pace = PACES[clock]
+    turn, reserve = int(pace.turn.total_seconds()), int(pace.reserve.total_seconds() // 60)
+    if clock is TurnClock.QUICK:
+        return _l("Quick: %(turn)s s a turn, plus %(reserve)s min in reserve each hand", turn=turn, reserve=reserve)
+    return _l("Relaxed: %(turn)s s a turn, plus %(reserve)s min in reserve each hand", turn=turn, reserve=reserve)
+
+
+#: A digital table's turn clock (``services.clock`` holds the seconds).
+CLOCK_CHOICES = [
+    SelectChoice(TurnClock.OFF, _l("No clock: the table waits for each player")),
+    *(SelectChoice(clock, _clock_label(clock)) for clock in (TurnClock.RELAXED, TurnClock.QUICK)),
+]
+CLOCK_LABEL = _l("Turn clock (each on their own phone)")
+CLOCK_HELP = _l(
+    "When a turn's time and its player's reserve run out, the computer plays that turn for them; "
+    "if their phone has gone, it goes on playing for them until they tap “I'm back”."
+)
+
+
+class ClockField(RadioField):
+    """The turn clock, as the new-game form and the settings show it."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(
+            CLOCK_LABEL, choices=CLOCK_CHOICES, default=TurnClock.OFF.value, description=CLOCK_HELP, **kwargs
+        )
+
+
 class TableForm(HouseRules, FlaskForm):
     """A new table: its players, the preset and every house rule (:mod:`.house_rules`)."""
 
@@ -121,12 +151,19 @@ class SettingsForm(HouseRules, FlaskForm):
 
     version = BoundedInteger(validators=[InputRequired()], widget=HiddenInput())
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
+    clock = ClockField()
 
     @classmethod
     def for_table(cls, table: GameTable, *, submitted: bool) -> SettingsForm:
         """The form as posted, or (``submitted`` false) showing the table's rules now."""
-        form = cls() if submitted else cls(formdata=None, version=table.version, name=table.name)
+        form = (
+            cls()
+            if submitted
+            else cls(formdata=None, version=table.version, name=table.name, clock=table.turn_clock.value)
+        )
         form.table = table
+        if table.play_mode is not PlayMode.DEVICES:
+            del form["clock"]
         allowed = changeable(table)
         for name, rule in HOUSE_RULES.items():
             if name not in allowed:

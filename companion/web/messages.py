@@ -400,6 +400,8 @@ def _score_text(key: str | None, p: dict) -> str | None:
             return _("The stake stays as it is once a hand is in: everybody has paid it.")
         case "rule_fixed":
             return _("This rule cannot change in the middle of a match.")
+        case "clock_one_phone":
+            return _("The turn clock is for a game where each person plays on their own phone.")
     return _group_text(key, p)
 
 

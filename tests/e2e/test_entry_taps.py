@@ -8,8 +8,8 @@ sends to the server while the hand is entered, counted from the browser.
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
 import re
+from datetime import datetime, timedelta
 
 from playwright.sync_api import Page, expect
 

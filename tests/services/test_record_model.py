@@ -45,6 +45,7 @@ import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -79,6 +80,7 @@ from companion.rules.close import chinchon_score, max_hand_points, possible_clos
 from companion.rules.game import HandGame, Phase, move_to_json
 from companion.rules.names import name_key, normalize_name
 from companion.rules.variants import AUTO
+from companion.services import clock as clock_service
 from companion.services import groups as group_service
 from companion.services import hands as hand_service
 from companion.services import play
@@ -183,6 +185,8 @@ class MTable:
     #: A digital table on a phone each: the people's seats the computer plays now.
     devices: bool = False
     stand_ins: set[int] = field(default_factory=set)
+    #: Its turn clock ("off", "relaxed", "quick"): a phone each only.
+    clock: str = "off"
 
     @property
     def digital(self) -> bool:
@@ -1347,6 +1351,7 @@ class RecordMachine(RuleBasedStateMachine):
             kinds, names = ["human", "human", "simple", "good"], ["Ana", "Ben", "Robo", "Bea"]
         else:
             kinds, names = ["human", "simple"], ["Ana", "Robo"]
+        clock = data.draw(st.sampled_from(["off", "relaxed", "quick"])) if devices else "off"
         group = data.draw(st.sampled_from(sorted(self.groups))) if self.groups and often(data, 5) else None
         overrides = {"target": 30}
 
@@ -1359,6 +1364,7 @@ class RecordMachine(RuleBasedStateMachine):
                 mode="devices" if devices else "hotseat",
                 first_dealer=0,
                 suit_style="spanish",
+                clock=clock,
                 pace=pace,
             )
             group_service.join(table, db.session.get(Group, group) if group else None)
@@ -1367,7 +1373,7 @@ class RecordMachine(RuleBasedStateMachine):
 
         tid = self.attempt(call, set(), "a digital table")
         t = MTable(tid, names, kinds, "classic", {**overrides, "decks": 1}, 0, group, pace=pace, made=self.tick())
-        t.devices = devices
+        t.devices, t.clock = devices, clock
         self.tables[tid] = t
         self.absorb(t)
 
@@ -1661,6 +1667,42 @@ class RecordMachine(RuleBasedStateMachine):
         got = self.attempt(call, set(), f"a minute away at a buy-back at digital table {t.id}")
         assert got == [(s, True, True) for s in waiting], f"table {t.id}: {got}, model {waiting}"
         t.reentries += [MReentry(len(t.hands), s, True) for s in waiting]
+        self.absorb(t)
+
+    @precondition(lambda self: any(t.devices for t in self.tables.values()))
+    @rule(data=st.data())
+    def a_turns_time_runs_out(self, data):
+        """Time passes at a person's turn (a turn's time, the reserve and a
+        second; nobody's page asks here, so the seat's phone is away): with
+        a clock the next poll plays that turn for the seat, marked so, and
+        hands the seat to the computer; without one nothing moves."""
+        t = self.pick(data, [t for t in self.tables.values() if t.devices], prefer=lambda t: t.clock != "off")
+        table = self.row(t)
+        deal = play.current_deal(table)
+        game = play.game_of(table, deal)
+        if game.phase == Phase.OVER or t.played_by_computer(deal.seats[game.turn]):
+            return
+        seat, logged, covered = deal.seats[game.turn], len(game.log), list(deal.covered or [])
+        pace = clock_service.pace_of(deal.clock)
+        assert deal.clock == t.clock  # the table's clock when it was dealt (the model never changes it)
+        if pace is None:
+            at = now() + timedelta(minutes=5)
+        else:  # the model's time runs ahead of the clock's (an earlier rule's turn began "later")
+            at = max(now(), deal.turn_since) + pace.turn + timedelta(seconds=deal.reserves[game.turn] + 1)
+
+        def call():
+            return play.advance(self.row(t), play.current_deal(self.row(t)), t.pace, at=at)
+
+        got = self.attempt(call, set(), f"a turn's time runs out at digital table {t.id}")
+        after = play.current_deal(self.row(t))
+        if pace is None:
+            assert got is False and after.version == deal.version
+        else:
+            assert got is True, f"table {t.id}: {got}"
+            assert (after.covered or [])[: len(covered) + 1] == [*covered, logged], (after.covered, covered, logged)
+            if after.state["phase"] != "over":  # the seat paid its whole reserve
+                assert after.reserves is not None and after.reserves[game.turn] == 0, after.reserves
+            t.stand_ins.add(seat)
         self.absorb(t)
 
     @precondition(lambda self: any(t.devices for t in self.tables.values()))
