@@ -141,6 +141,7 @@ def seat_page(table: GameTable, deal: Deal, game: HandGame, engine_seat: int | N
         "phase": game.phase.value,
         "first_round": game.first_round,
         "void": game.void.reason.value if game.void else None,
+        "called_off": deal.called_off,
         "next_dealer": names[step.dealer] if game.void else None,
         "turns": turns_of(game.seen_by(engine_seat), seat_names, deal.hints or (), deal.covered or ()),
         "reshuffles": game.reshuffles,

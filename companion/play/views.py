@@ -44,6 +44,7 @@ from ..services.play import (
     is_bot,
     review_of,
     reviewed,
+    untouched_deal,
     void_hand,
 )
 from ..services.rematch import rematch as make_rematch
@@ -269,12 +270,18 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         list_seats=table.play_mode is PlayMode.DEVICES and link.role is OWNER,
         can_void=runs and not over,
         confirm_void=asked_void(link) is not None,
-        redealer=table.names[redealer(current, deal)] if runs and not over else None,
+        untouched=untouched_deal(deal, game),
+        redealer=_redealer(table, current, deal, game) if runs and not over else None,
         **_who_plays(link, deal, step),
         **_my_exit(link, current, step),
         away_out=_away_out(table, current) if over else [],
         **in_round(table, current),
     ), status
+
+
+def _redealer(table: GameTable, current, deal: Deal, game: HandGame) -> str:
+    """Who deals again once the hand in play is stopped: the same dealer when nobody has moved yet."""
+    return table.names[deal.seats[game.dealer] if untouched_deal(deal, game) else redealer(current, deal)]
 
 
 def _my_exit(link: Link, current, step) -> dict:
@@ -330,6 +337,8 @@ def _poll_url(link: Link, deal: Deal) -> str:
 
 def _review_url(link: Link, deal: Deal, finished: bool) -> str | None:
     """The finished hand's review: a read-only link sees it once the match is over."""
+    if deal.called_off:
+        return None
     if link.player is not None:
         return url_for("play.seat_review", seat_token=link.token, number=deal.number)
     if link.role is WATCH and not finished:

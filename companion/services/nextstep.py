@@ -211,12 +211,12 @@ def latest_deal(table: GameTable) -> Deal | None:
 
 
 def dealer(current: Standing, deal: Deal | None) -> int:
-    """Who deals the next hand: the dealer of the deal in play; after a void
-    hand, the next player in play order (:func:`redealer`); else the next
-    after the last hand's dealer."""
+    """Who deals the next hand: the dealer of the deal in play, or of one
+    called off before anybody moved; after a void hand, the next player in
+    play order (:func:`redealer`); else the next after the last hand's dealer."""
     if deal is None:
         return current.hands_dealer
-    if deal.state.get("phase") != "over":
+    if deal.state.get("phase") != "over" or deal.called_off:  # in play, or called off: the same dealer
         return deal.seats[deal.state["dealer"]]
     return redealer(current, deal) if deal.state.get("void") else current.hands_dealer
 

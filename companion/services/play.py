@@ -177,16 +177,27 @@ def void_hand(table: GameTable, deal_id: int | None, version: int | None) -> Dea
 
     ``deal_id`` and ``version`` are those of the page that confirmed: a
     confirmation of an earlier deal, or of this one before it moved on, is
-    refused (:class:`StaleError`), and so is one for a hand already over."""
+    refused (:class:`StaleError`), and so is one for a hand already over.
+
+    Before anybody has moved (a phone that never came) the hand is *called
+    off* instead: no record of it is shown, and the same dealer deals it
+    again when the table asks (``nextstep.dealer``)."""
     verify_open(table, "action")
     deal = current_deal(table)
     if deal is None or deal.id != deal_id:
         raise StaleError
     game = game_of(table, deal)
+    untouched = untouched_deal(deal, game)
     game.abandon()
     claim(deal, version)
+    deal.called_off = untouched
     keep(table, deal, game)
     return deal
+
+
+def untouched_deal(deal: Deal, game: HandGame) -> bool:
+    """Nobody has moved in the hand yet (nor asked for a hint)."""
+    return not game.log and not deal.hints
 
 
 def keep(table: GameTable, deal: Deal, game: HandGame, at: datetime | None = None) -> None:
@@ -483,7 +494,10 @@ def hints_by_number(table: GameTable) -> dict[int, list[tuple[str, int]]]:
 def reviewed(table: GameTable, number: int) -> Deal | None:
     """The deal of hand ``number`` to review: its last deal (a void hand is dealt again)."""
     return db.session.scalar(
-        select(Deal).where(Deal.table_id == table.id, Deal.number == number).order_by(Deal.id.desc()).limit(1)
+        select(Deal)
+        .where(Deal.table_id == table.id, Deal.number == number, Deal.called_off.is_(False))
+        .order_by(Deal.id.desc())
+        .limit(1)
     )
 
 

@@ -30,7 +30,7 @@ from ..services.standing import HandRow, Standing, standing, standing_before
 from ..services.tournaments import confirm_result as confirm_result_
 from ..services.tournaments import dispute_result as dispute_result_
 from ..services.tournaments import in_round
-from ..web.access import OWNER, OWNER_ONLY, PLAYER, READ, WATCH, WRITE, Link, Role, allow
+from ..web.access import OWNER, OWNER_ONLY, PLAYER, READ, SEAT_ONLY, WATCH, WRITE, Link, Role, allow
 from ..web.client import QUEUE_HEADER, QUEUED, QueueAnswer, QueueStatus
 from ..web.client import LastHand as LastHandJSON
 from ..web.cookies import remember_table, set_cookie
@@ -107,12 +107,29 @@ def scoreboard(link: Link):
     return response
 
 
-def _scoreboard_page(link: Link, error: str | None = None) -> str:
+@bp.get("/s/<seat_token>/scoreboard")
+@allow(SEAT_ONLY.of(TableKind.DIGITAL))
+def seat_scoreboard(link: Link):
+    """A seat's phone looks at the scoreboard: read only (a seat link leads to
+    no higher link), and back to its own cards."""
+    table = link.table
+    if request.args.get("since", type=int) == table.version:
+        return "", 204  # a poll: nothing changed since the page was drawn
+    watching = Link(table, WATCH, table.watch_token)
+    poll = url_for("tables.seat_scoreboard", seat_token=link.token, since=table.version)
+    return _scoreboard_page(watching, game_url=url_for("play.seat", seat_token=link.token), poll_url=poll)
+
+
+def _scoreboard_page(
+    link: Link, error: str | None = None, game_url: str | None = None, poll_url: str | None = None
+) -> str:
     table = link.table
     current = standing(table)
     step = next_step(table, current)
     return render_template(
         "tables/scoreboard.html",
+        game_url=game_url,
+        poll_url=poll_url or url_for("tables.scoreboard", token=link.token, since=table.version),
         table=table,
         s=current,
         step=step,
