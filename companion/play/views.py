@@ -52,7 +52,7 @@ from ..services.rematch import the_rematch
 from ..services.standing import standing
 from ..services.tournaments import in_round
 from ..web.access import OWNER, OWNER_ONLY, READ, SEAT_ONLY, TABLE_PHONE, WATCH, WRITE, Link, allow
-from ..web.cookies import remember_table
+from ..web.cookies import holds_table_link, phone_id, remember_table
 from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, ClockField, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.messages import FormError, Stale, error_text, review_waits_text
@@ -218,8 +218,19 @@ def poll_marker(game_table: GameTable, deal: Deal) -> str:
 def _seen(link: Link) -> None:
     """A seat's own link asked: its phone is here (``seats``; written every few seconds at most)."""
     player = link.player
-    if player is not None and seats.seen_due(player):
-        attempt(lambda: seats.note_seen(player))
+    if player is None:
+        return
+    phone = phone_id()
+    if seats.seen_due(player, phone=phone):
+        attempt(lambda: seats.note_seen(player, phone=phone))
+
+
+def _as_owner(link: Link) -> bool:
+    """The table's owner: its owner link, or a seat's link on the phone that
+    holds the owner link too (the creator on their own seat)."""
+    if link.role is OWNER:
+        return True
+    return link.player is not None and holds_table_link(link.table.owner_token)
 
 
 def render_play(link: Link, deal: Deal, status: int = 200):
@@ -233,7 +244,7 @@ def render_play(link: Link, deal: Deal, status: int = 200):
     seat_token = link.token if link.player is not None else None
     token = None if seat_token else link.token
     hotseat = shared_phone(link)
-    seats = ((shown,) if shown is not None else ()) if seat_token else (human_seats(table, deal) if hotseat else ())
+    arranged = ((shown,) if shown is not None else ()) if seat_token else (human_seats(table, deal) if hotseat else ())
     view = seat_page(table, deal, game, shown, step)
     chosen = choices_of(deal)
     runs = link.may("play.table_act")
@@ -260,7 +271,7 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         pass_phone=hotseat and not over and shown is None and not table.players[deal.seats[game.turn]].kind.computer,
         can_deal=over and step.may_deal(link.asker),
         offers=offers(step, link) if over else [],
-        arrangement_seats=seats,
+        arrangement_seats=arranged,
         hint=hint_for(table, deal, game, shown),
         turn_time=None if over or is_bot(table, deal, game.turn) else clock.time_left(deal, game),
         review_url=_review_url(link, deal, current.state.finished),
@@ -272,6 +283,8 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         confirm_void=asked_void(link) is not None,
         untouched=untouched_deal(deal, game),
         redealer=_redealer(table, current, deal, game) if runs and not over else None,
+        owner_url=url_for("play.table", token=table.owner_token) if seat_token and _as_owner(link) else None,
+        open_twice=link.player is not None and seats.open_twice(link.player),
         **_who_plays(link, deal, step),
         **_my_exit(link, current, step),
         away_out=_away_out(table, current) if over else [],
@@ -310,7 +323,7 @@ def _who_plays(link: Link, deal: Deal, step) -> dict:
     table = link.table
     if table.play_mode is not PlayMode.DEVICES:
         return {"presence": [], "hand_over": set(), "take_back": set(), "seats_url": None, "my_seat": None}
-    owner = link.role is OWNER
+    owner = _as_owner(link)
     asker = link.asker
     shown = seats.presence(table, deal, step)
     mine = link.player.seat if link.player is not None else None
@@ -573,7 +586,7 @@ def table_seats(link: Link):
 
 
 def _seats(link: Link, back: str):
-    table, asker, owner = link.table, link.asker, link.role is OWNER
+    table, asker, owner = link.table, link.asker, _as_owner(link)
     assert asker is not None
     seat = request.form.get("seat", type=int)
     if seat is None:

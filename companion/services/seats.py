@@ -72,19 +72,42 @@ class SeatPresence:
     minutes: int = 0
 
 
-def seen_due(player: Player, at: datetime | None = None) -> bool:
+def seen_due(player: Player, at: datetime | None = None, phone: str = "") -> bool:
     """Whether the seat's presence is due to be written (a read: no write when not)."""
-    return player.seen_at is None or (at or now()) - player.seen_at >= SEEN_EVERY
+    return _seen_change(player, at or now(), phone) is not None
 
 
-def note_seen(player: Player, at: datetime | None = None) -> bool:
-    """The seat's own link asked for its page: remember when (at most every
-    :data:`SEEN_EVERY`).  True when written; nothing else at the table changes."""
+def note_seen(player: Player, at: datetime | None = None, phone: str = "") -> bool:
+    """The seat's own link asked for its page from ``phone`` (its browser's
+    random name, "" unknown): remember when (at most every
+    :data:`SEEN_EVERY`) and, asked from another phone while the last one
+    is here, that the seat is open on two.  True when written; nothing
+    else at the table changes."""
     at = at or now()
-    if player.seen_at is not None and at - player.seen_at < SEEN_EVERY:
+    change = _seen_change(player, at, phone)
+    if change is None:
         return False
-    player.seen_at = at
+    for key, value in change.items():
+        setattr(player, key, value)
     return True
+
+
+def _seen_change(player: Player, at: datetime, phone: str) -> dict[str, object] | None:
+    """What a phone's asking writes to the seat's row, None when nothing is due."""
+    here = player.seen_at is not None and at - player.seen_at < AWAY_AFTER
+    if phone and player.seen_by and phone != player.seen_by and here:  # a second phone
+        if player.shared_at is not None and at - player.shared_at < SEEN_EVERY:
+            return None
+        return {"seen_at": at, "seen_by": phone, "shared_at": at}
+    named = bool(phone) and not player.seen_by  # the first phone that names itself: remembered at once
+    if player.seen_at is not None and at - player.seen_at < SEEN_EVERY and not named:
+        return None
+    return {"seen_at": at, "seen_by": phone or player.seen_by}
+
+
+def open_twice(player: Player, at: datetime | None = None) -> bool:
+    """The seat's link was asked from two phones within :data:`AWAY_AFTER`."""
+    return player.shared_at is not None and (at or now()) - player.shared_at < AWAY_AFTER
 
 
 def waited_on(table: GameTable, step: NextStep, deal: Deal | None) -> set[int]:
@@ -136,7 +159,7 @@ def presence_marker(table: GameTable, at: datetime | None = None) -> str:
     out = []
     for player in table.players:
         state = _state(player, at)
-        out.append(state.value[0])
+        out.append(state.value[0] + ("2" if open_twice(player, at) else ""))
         if state is Presence.AWAY:
             out.append(str(int((at - (player.seen_at or table.created_at)) / timedelta(minutes=1))))
     return "".join(out)

@@ -25,6 +25,7 @@ PEOPLE = [("Ana", "human"), ("Ben", "human"), ("Carla", "human")]
 def three_phones(client, app):
     """A game on three phones; returns the owner token, the seat links, and who moves first."""
     token = new_game(client, PEOPLE, mode="devices").headers["Location"].split("/")[2]
+    client.delete_cookie("tables")  # the seats' phones never held the owner link
     _links, links = links_of(app, token)
     _id, deal_seats, _version, game = snapshot(app, token)
     mover = ["Ana", "Ben", "Carla"][deal_seats[game.turn]]
@@ -96,6 +97,7 @@ def test_a_phone_that_leaves_changes_what_the_others_poll(client, app):
 
 def test_presence_is_written_every_few_seconds_at_most(client, app):
     token, links, _mover = three_phones(client, app)
+    client.get(f"/s/{links['Ana']}/poll")  # the phone names itself (its cookie came back): written once
     seen = player(app, token, "Ana").seen_at
     client.get(f"/s/{links['Ana']}/poll")
     assert player(app, token, "Ana").seen_at == seen  # within SEEN_EVERY: no write
@@ -391,3 +393,51 @@ def test_garbage_in_the_seat_forms_is_refused_in_words_and_stores_nothing(client
         assert said in shown, (url, data)
     assert table_version(app, token) == version  # nothing stored
     assert all(player(app, token, n).stand_in_since is None for n in ("Ana", "Ben", "Carla"))
+
+
+def test_the_creator_on_their_own_seat_reaches_the_owner_page_and_every_seat(client, app):
+    """#38: the creator, once on their own seat, reached the owner page only
+    through the browser's history.  The phone that holds the owner link is
+    led back to it from its seat, and hands seats over from there; another
+    phone's seat page shows neither."""
+    token = new_game(client, PEOPLE, mode="devices").headers["Location"].split("/")[2]
+    _links, links = links_of(app, token)
+    html = client.get(f"/s/{links['Ana']}").get_data(as_text=True)
+    assert f'<a class="button small" href="/t/{token}/play">All seats and settings</a>' in html
+    form = seat_form(html, "Ben", "computer")
+    assert form is not None  # the owner hands any seat over, at any time
+    response = post(client, f"/s/{links['Ana']}/seats", **form)
+    assert response.status_code == 303 and player(app, token, "Ben").stand_in_since is not None
+    other = app.test_client()
+    html = other.get(f"/s/{links['Carla']}").get_data(as_text=True)
+    assert token not in html and "All seats and settings" not in html
+    assert seat_form(html, "Ana", "computer") is None and seat_form(html, "Ben", "back") is None
+    response = post(other, f"/s/{links['Carla']}/seats", version=table_version(app, token), seat="1", action="back")
+    assert player(app, token, "Ben").stand_in_since is not None  # refused: not the owner's phone
+
+
+def test_a_seat_open_on_two_phones_says_so_on_both(client, app):
+    token, links, _mover = three_phones(client, app)
+    warning = "Your seat is also open on another phone."
+    first, second = app.test_client(), app.test_client()
+    for phone in (first, first, second, second):  # each phone's first visit names it (a cookie)
+        html = phone.get(f"/s/{links['Carla']}").get_data(as_text=True)
+    assert warning in html
+    assert warning in first.get(f"/s/{links['Carla']}").get_data(as_text=True)
+    assert warning not in client.get(f"/s/{links['Ana']}").get_data(as_text=True)  # only that seat
+    with app.app_context():
+        table = db.session.query(GameTable).filter_by(owner_token=token).one()
+        carla = next(p for p in table.players if p.name == "Carla")
+        carla.shared_at = now() - seat_rules.AWAY_AFTER  # the second phone left a while ago:
+        carla.seen_by, carla.seen_at = first.get_cookie("phone").value, now()  # only the first asks since
+        db.session.commit()
+    assert warning not in first.get(f"/s/{links['Carla']}").get_data(as_text=True)
+
+
+def test_a_phone_that_keeps_no_cookies_is_never_taken_for_a_second_one(client, app):
+    token, links, _mover = three_phones(client, app)
+    private = app.test_client(use_cookies=False)
+    for _ in range(4):
+        html = private.get(f"/s/{links['Ben']}").get_data(as_text=True)
+    assert "also open on another phone" not in html
+    assert player(app, token, "Ben").shared_at is None
