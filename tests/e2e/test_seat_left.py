@@ -19,6 +19,7 @@ from companion.extensions import db
 from companion.models import Deal, GameTable, now
 from companion.rules import parse_cards
 from companion.rules.game import HandGame
+from companion.services import clock as clocks
 from companion.services import play
 from companion.services.unit import transaction
 
@@ -28,9 +29,9 @@ SCREENS = Path(os.environ.get("CHINCHON_SCREENS", "/work/screens"))
 NAMES = ["Ana", "Ben", "Carla"]
 
 
-def table_with_carla_to_move(base: str) -> tuple[str, dict[str, str]]:
-    """A game on a phone each, Carla to draw; whatever the computer does for
-    her, Ana's next draw lets her close (4o or 10c)."""
+def table_with_carla_to_move(base: str, clock: str = "off") -> tuple[str, dict[str, str]]:
+    """A game on a phone each (on ``clock``), Carla to draw; whatever the
+    computer does for her, Ana's next draw lets her close (4o or 10c)."""
     app = LIVE_APPS[base]
     with app.app_context():
         with transaction():
@@ -42,6 +43,7 @@ def table_with_carla_to_move(base: str) -> tuple[str, dict[str, str]]:
                 mode="devices",
                 first_dealer=1,
                 suit_style="spanish",
+                clock=clock,
             )
         with transaction():
             deal = db.session.query(Deal).filter_by(table_id=table.id).one()
@@ -68,6 +70,16 @@ def carla_last_seen(base: str, owner: str, seconds_ago: int) -> None:
     with app.app_context(), transaction():
         table = db.session.query(GameTable).filter_by(owner_token=owner).one()
         table.players[2].seen_at = now() - timedelta(seconds=seconds_ago)
+
+
+def carlas_time_ran_out(base: str, owner: str, seconds_left: float = -1) -> None:
+    """Carla's turn began so long ago that ``seconds_left`` of her time and reserve remain."""
+    app = LIVE_APPS[base]
+    with app.app_context(), transaction():
+        table = db.session.query(GameTable).filter_by(owner_token=owner).one()
+        deal = db.session.query(Deal).filter_by(table_id=table.id).one()
+        pace = clocks.PACES[deal.clock]
+        deal.turn_since = now() - pace.turn - timedelta(seconds=deal.reserves[2] - seconds_left)
 
 
 def stored(base: str, owner: str) -> tuple[HandGame, list[int | None]]:
@@ -179,4 +191,74 @@ def test_eight_long_names_away_and_played_by_the_computer_fit_a_360px_phone(
         expect(page.locator("#board")).to_contain_text("en manos de la máquina")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, url
     page.screenshot(path=str(SCREENS / "seat-eight-long-names.png"), full_page=True, animations="disabled")
+    context.close()
+
+
+def test_a_hand_goes_on_by_the_clock_when_a_phone_leaves_mid_turn(
+    browser: Browser, browser_context_args, live_server: str
+):
+    """The quick clock: every phone counts Carla's time down; her phone
+    closes; when her time and reserve are spent the computer plays her turn
+    and, her phone being away, her seat, with nobody tapping anything; Ana
+    closes; Carla's points are the engine's; she comes back and plays on."""
+    owner, seats = table_with_carla_to_move(live_server, clock="quick")
+    phones: dict[str, Page] = {}
+    for name in NAMES:
+        phones[name] = browser.new_context(**browser_context_args).new_page()
+        phones[name].goto(f"{live_server}/s/{seats[name]}")
+    ana, ben = phones["Ana"], phones["Ben"]
+    expect(phones["Carla"].locator(".turn-clock .whose")).to_have_text("Your time")
+    expect(ana.locator(".turn-clock .whose")).to_have_text("Time for Carla")
+    carlas_time_ran_out(live_server, owner, seconds_left=8)
+    ben.reload()
+    clock = ben.locator(".turn-clock")
+    expect(clock).to_have_class(re.compile(r"\blow\b"))  # the last ten seconds: red
+    first = clock.locator(".reserve-left").inner_text()
+    expect(clock.locator(".reserve-left")).not_to_have_text(first, timeout=3000)  # it counts down by itself
+    ben.screenshot(path=str(SCREENS / "clock-running-out.png"), full_page=True, animations="disabled")
+    phones["Carla"].context.close()  # her phone goes away in the middle of her turn
+    carla_last_seen(live_server, owner, 20)
+    carlas_time_ran_out(live_server, owner)
+    for phone in (ana, ben):  # by polling alone
+        expect(phone.locator("#board")).to_contain_text("(Played by the computer for Carla.)", timeout=5000)
+        expect(phone.locator("li", has_text="Carla")).to_contain_text("computer plays")
+    game, handed = stored(live_server, owner)
+    assert handed == [False, False, True] and game.turn == 0 and game.turns_taken == 5
+    expect(ana.locator(".turn-clock .whose")).to_have_text("Your time")
+    ana.screenshot(path=str(SCREENS / "clock-played-for-carla.png"), full_page=True, animations="disabled")
+    draw = ana.get_by_role("button", name=re.compile("^Draw from the stock"))
+    with ana.expect_navigation():
+        draw.click()
+    with ana.expect_navigation():
+        ana.locator("button.close-option").first.click()
+    game, _handed = stored(live_server, owner)
+    assert game.closer == 0
+    expected = {NAMES[i]: r.points for i, r in enumerate(game.settle().results)}
+    for name in ("Ana", "Ben"):
+        expect(phones[name].locator("#board")).to_contain_text("Ana closed.", timeout=5000)
+        assert points_shown(phones[name]) == expected, name
+        expect(phones[name].locator(".turn-clock")).to_have_count(0)  # no clock once the hand is over
+    carla = browser.new_context(**browser_context_args).new_page()
+    carla.goto(f"{live_server}/s/{seats['Carla']}")
+    with carla.expect_navigation():
+        carla.get_by_role("button", name="I'm back").click()
+    expect(carla.locator(".flash")).to_contain_text("Carla plays again.")
+    assert stored(live_server, owner)[1] == [False, False, False]
+    for phone in (ana, ben, carla):
+        phone.context.close()
+
+
+def test_without_javascript_a_phone_shows_the_time_left_when_drawn(
+    browser: Browser, browser_context_args, live_server: str
+):
+    owner, seats = table_with_carla_to_move(live_server, clock="relaxed")
+    carlas_time_ran_out(live_server, owner, seconds_left=100)
+    context = browser.new_context(**{**browser_context_args, "java_script_enabled": False, "locale": "es-AR"})
+    page = context.new_page()
+    page.goto(f"{live_server}/s/{seats['Ana']}")
+    expect(page.locator(".turn-clock .whose")).to_have_text("Tiempo de Carla")
+    expect(page.locator(".turn-clock .turn-left")).to_have_text("0:00")
+    reserve = page.locator(".turn-clock .reserve-left").inner_text()
+    assert reserve in ("1:40", "1:39"), reserve
+    expect(page.locator(".turn-clock")).to_contain_text("reserva")
     context.close()
