@@ -673,7 +673,7 @@
       a.addEventListener("click", function (event) { event.preventDefault(); location.reload(); });
     });
     wakelock.start();
-    Chinchon.clock.start();
+    if (Chinchon.clock) Chinchon.clock.start(); // the game's pages only
     Chinchon.worker.start(config, routes, !!scoreboardToken());
     flush().then(function (sent) { if (sent && scoreboardToken()) location.reload(); });
     setInterval(function () {

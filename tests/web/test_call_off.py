@@ -88,3 +88,13 @@ def test_a_seats_scoreboard_is_read_only_and_leads_back_to_its_cards(client, app
     version = html.replace("&amp;", "&").split(poll)[1].split('"')[0]
     assert client.get(poll + version).status_code == 204
     assert client.get("/s/not-a-seat/scoreboard").status_code == 404
+
+
+def test_a_called_off_hand_keeps_its_dealer_on_the_scoreboard(client, app):
+    token = new_game(client, PEOPLE, mode="devices").headers["Location"].split("/")[2]
+    links, _seats = links_of(app, token)
+    dealer = dealer_of(app, token)
+    assert f"Hand 1 · {dealer} deals" in client.get(f"/t/{links['watch']}").get_data(as_text=True)
+    deal = the_deal(app, token)
+    post(client, f"/t/{token}/play", action="void", deal=deal.id, version=deal.version)
+    assert f"Hand 1 · {dealer} deals" in client.get(f"/t/{links['watch']}").get_data(as_text=True)

@@ -139,6 +139,8 @@ def test_after_a_void_hand_every_page_names_the_same_dealer(client, app):
     assert "Hand 1 · Ana deals" in board
     since = re.search(r"since=(\d+)", board).group(1)  # a scoreboard left open on another phone
     assert client.get(f"/t/{links['watch']}?since={since}").status_code == 204
+    post(client, f"/s/{seats['Ben']}", version=_version, action="stock")  # under way: voided, not called off
+    since = re.search(r"since=(\d+)", client.get(f"/t/{links['watch']}").get_data(as_text=True)).group(1)
     confirm = client.get(f"/t/{token}/play?void=1").get_data(as_text=True)
     assert "the cards are gathered and Ben deals it again" in confirm
     form = re.search(r'<form method="post"[^>]*>(?:(?!</form>).)*value="void".*?</form>', confirm, re.S).group(0)

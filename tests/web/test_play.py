@@ -750,8 +750,9 @@ def test_the_closer_is_listed_with_seven_cards_and_one_face_down(client, app):
 def test_seat_pages_show_totals_and_the_way_to_the_scoreboard(client, app):
     token = new_game(client, [("Ana", "human"), ("Ben", "human")], mode="devices").headers["Location"].split("/")[2]
     links, seats = links_of(app, token)
+    client.delete_cookie("tables")  # Ana's own phone, which never held the owner link
     html = client.get(f"/s/{seats['Ana']}").get_data(as_text=True)
-    assert f'href="/t/{links["watch"]}"' in html  # the read-only scoreboard: never a higher link
+    assert f'href="/s/{seats["Ana"]}/scoreboard"' in html  # the read-only scoreboard: never a higher link
     assert links["owner"] not in html and links["player"] not in html
     assert html.count('class="total"') == 2
 
@@ -946,6 +947,7 @@ def ana_draws(client, app, hand: str, drawn: str, *, turns_taken=3, players=("An
     from companion.rules import parse_cards
 
     token = new_game(client, [(n, "human") for n in players], mode="devices").headers["Location"].split("/")[2]
+    client.delete_cookie("tables")  # Ana's own phone, which never held the owner link
     rules = rules_of(app, token)
     mine, top, shown = parse_cards(hand), parse_cards(drawn), parse_cards(pile)
     rest = [c for c in rules.pack.cards() if c not in mine + top + shown]
@@ -1068,9 +1070,21 @@ def test_the_final_standings_are_the_scoreboards_ranking(client, app):
 def void_form(client, token: str) -> dict[str, str]:
     """The owner's confirmation form (``?void=1``), as the page shows it."""
     html = client.get(f"/t/{token}/play?void=1").get_data(as_text=True)
-    assert "Nobody scores this hand." in html
+    assert "Nobody scores this hand." in html or "Nobody has moved yet." in html  # voided, or called off
     form = re.search(r'<section class="panel void-confirm".*?</section>', html, re.S).group(0)
     return {k: field(form, k) for k in ("csrf_token", "version", "deal")} | {"action": "void"}
+
+
+def someone_moves(client, app, token: str) -> None:
+    """The person to move draws from the stock: the hand is under way (stopped, it is voided, not called off)."""
+    _, deal_seats, version, game = snapshot(app, token)
+    _links, seats = links_of(app, token)
+    with app.app_context():
+        names = db.session.query(GameTable).filter_by(owner_token=token).one().names
+    mover = names[deal_seats[game.turn]]
+    url = f"/s/{seats[mover]}" if mover in seats else f"/t/{token}/play"
+    assert post(client, url, version=version, action="stock").status_code == 303
+    assert snapshot(app, token)[3].log
 
 
 def deals_of(app, token):
@@ -1084,6 +1098,7 @@ def test_the_owner_voids_a_hand_after_saying_nobody_scores_it(client, app, mode)
     players = [("Ana", "human"), ("Ben", "human"), ("Robo", "good")]
     token = new_game(client, players, mode=mode).headers["Location"].split("/")[2]
     links, _seats = links_of(app, token)
+    someone_moves(client, app, token)
     _, _, _, game = snapshot(app, token)
     page = client.get(f"/t/{token}/play").get_data(as_text=True)
     assert f'href="/t/{token}/play?void=1"' in page and 'value="void"' not in page  # a link first, then the form
@@ -1145,6 +1160,7 @@ def test_only_the_owner_link_may_void_a_hand(client, app):
     for role in ("player", "watch"):
         html = client.get(f"/t/{links[role]}/play?void=1").get_data(as_text=True)
         assert "Nobody scores this hand." not in html and "void=1" not in html and 'value="void"' not in html
+        assert "Nobody has moved yet." not in html and "Call off" not in html
         assert client.post(f"/t/{links[role]}/play", data=form).status_code == 403
     seat = seats["Ana"]
     html = client.get(f"/s/{seat}?void=1").get_data(as_text=True)

@@ -420,6 +420,8 @@ def test_a_seat_open_on_two_phones_says_so_on_both(client, app):
     token, links, _mover = three_phones(client, app)
     warning = "Your seat is also open on another phone."
     first, second = app.test_client(), app.test_client()
+    for phone in (first, second):
+        phone.set_cookie("lang", "en")
     for phone in (first, first, second, second):  # each phone's first visit names it (a cookie)
         html = phone.get(f"/s/{links['Carla']}").get_data(as_text=True)
     assert warning in html
