@@ -164,23 +164,28 @@ def test_nothing_is_picked_after_a_draw_and_a_hint_row_picks_its_card(browser: B
     context.close()
 
 
-def test_the_owner_voids_a_hand_after_a_confirmation(page: Page, live_server: str):
-    """The owner's board in another-phone mode: the link, then the confirmation
-    that says nobody scores (it stays while the board polls), then the void."""
+def test_the_owner_calls_off_a_hand_nobody_moved_in_after_a_confirmation(page: Page, live_server: str):
+    """The owner's board in another-phone mode, a phone that never came: the
+    link, then the confirmation that says nothing is recorded (it stays while
+    the board polls), then the hand called off; the same dealer deals again."""
     create(page, live_server, [("Ana", "human"), ("Ben", "human")], "devices")
-    page.get_by_role("link", name=re.compile("^Nobody closing\\? Void this hand")).click()
+    page.get_by_role("link", name=re.compile("^Waiting for a phone that never came\\? Call off this hand")).click()
     confirm = page.locator(".void-confirm")
-    expect(confirm).to_contain_text("Nobody scores this hand.")
+    expect(confirm).to_contain_text("Nobody has moved yet.")
     for _ in range(2):  # polls in between (one a second): the confirmation stays
         with page.expect_response(re.compile(r"/play/poll\?")):
             pass
     expect(confirm).to_be_visible()
     with page.expect_navigation():
-        confirm.get_by_role("button", name="Void this hand").click()
-    expect(page.locator("#board")).to_contain_text("This hand is void: nobody scores.")
-    expect(page.get_by_role("button", name="Deal the next hand")).to_be_visible()
+        confirm.get_by_role("button", name="Call off this hand").click()
+    expect(page.locator("#board")).to_contain_text("Hand 1 was called off.")
+    expect(page.locator("#board")).not_to_contain_text("void")
     game, _seats = server_game(live_server)
     assert game.void is not None and game.void.reason == "abandoned"
+    with page.expect_navigation():
+        page.get_by_role("button", name="Deal the next hand").click()
+    again, _seats = server_game(live_server)
+    assert again.void is None and again.dealer == game.dealer and again.hands != game.hands
 
 
 def test_throw_before_tapping_a_card_says_so_on_the_cards(page: Page, live_server: str):
