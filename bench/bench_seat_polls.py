@@ -1,11 +1,12 @@
 """A game on a phone each: the unchanged poll every seat's page sends each
 second (``GET /s/<link>/poll?v=<marker>`` → 204), in process, on SQLite.
 
-    python bench/bench_seat_polls.py [--polls 2000] [--players 4]
+    python bench/bench_seat_polls.py [--polls 2000] [--players 4] [--clock off|relaxed|quick]
 
 Prints polls/s and the median and 95th-percentile milliseconds of one poll,
 with every phone here (each writes when it was seen at most every 5 s, so a
-run of a few seconds writes a few times) and the match in play.
+run of a few seconds writes a few times) and the match in play; with a
+turn clock, each poll also asks whether the turn in play ran out.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--polls", type=int, default=2000)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--clock", choices=["off", "relaxed", "quick"], default="off")
     args = parser.parse_args()
     path = Path(tempfile.mkdtemp()) / "bench.sqlite"
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True, "PLAY_SEED": "bench"})
@@ -43,6 +45,7 @@ def main() -> None:
                 mode="devices",
                 first_dealer=0,
                 suit_style="spanish",
+                clock=args.clock,
             )
         links = [p.seat_token for p in db.session.get(GameTable, table.id).players]
     client = app.test_client()
@@ -66,7 +69,10 @@ def main() -> None:
             polls[i % len(polls)] = re.search(r'hx-get="([^"]+/poll[^"]*)"', html).group(1).replace("&amp;", "&")
     total = time.perf_counter() - started
     times.sort()
-    print(f"{args.polls} seat polls, {args.players} phones: {args.polls / total:.0f} polls/s, {renders} redrawn")
+    print(
+        f"{args.polls} seat polls, {args.players} phones, clock {args.clock}: "
+        f"{args.polls / total:.0f} polls/s, {renders} redrawn"
+    )
     print(f"one poll: median {statistics.median(times):.2f} ms, p95 {times[int(len(times) * 0.95)]:.2f} ms")
 
 

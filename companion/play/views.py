@@ -23,10 +23,10 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from wtforms import BooleanField, FieldList, RadioField, SelectField
 
-from ..models import Deal, GameTable, PlayerKind, PlayMode, TableKind
+from ..models import Deal, GameTable, PlayerKind, PlayMode, TableKind, TurnClock
 from ..rules.game import HandGame, Phase
 from ..rules.names import name_key
-from ..services import clock, seats
+from ..services import seats
 from ..services.groups import join
 from ..services.nextstep import answers_for, next_step, redealer
 from ..services.play import (
@@ -41,9 +41,10 @@ from ..services.play import (
     game_of,
     hand_seat_over,
     hint_for,
-    is_bot,
+    phone_seen,
     review_of,
     reviewed,
+    turn_time,
     untouched_deal,
     void_hand,
 )
@@ -222,7 +223,7 @@ def _seen(link: Link) -> None:
         return
     phone = phone_id()
     if seats.seen_due(player, phone=phone):
-        attempt(lambda: seats.note_seen(player, phone=phone))
+        attempt(lambda: phone_seen(link.table, player, phone))
 
 
 def _as_owner(link: Link) -> bool:
@@ -250,6 +251,7 @@ def render_play(link: Link, deal: Deal, status: int = 200):
     runs = link.may("play.table_act")
     rematch = the_rematch(table) if current.state.finished else None
     over = game.phase == Phase.OVER
+    shown_time, mover = turn_time(table, deal, game), table.players[deal.seats[game.turn]]
     return render_page(
         "play/table.html",
         "play/partials/board.html",
@@ -273,7 +275,11 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         offers=offers(step, link) if over else [],
         arrangement_seats=arranged,
         hint=hint_for(table, deal, game, shown),
-        turn_time=None if over or is_bot(table, deal, game.turn) else clock.time_left(deal, game),
+        turn_time=shown_time,
+        clock_waits=shown_time is None
+        and deal.clock is not TurnClock.OFF
+        and not over
+        and not mover.played_by_computer,
         review_url=_review_url(link, deal, current.state.finished),
         rematch=rematch,
         may_rematch=current.state.finished and table.round_id is None and link.role is not WATCH,

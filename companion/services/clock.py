@@ -69,6 +69,8 @@ class TurnTime:
     turn_left: int
     reserve_left: int
     deadline: datetime
+    #: The seat's phone is away: the computer plays when the turn's seconds run out.
+    away: bool = False
 
     @property
     def left(self) -> int:
@@ -103,24 +105,35 @@ def turn_passed(deal: Deal, before: dict, game: HandGame, at: datetime | None = 
     deal.turn_since = at
 
 
-def time_left(deal: Deal, game: HandGame, at: datetime | None = None) -> TurnTime | None:
-    """The time of the turn in play (None: no clock, or the hand is over)."""
+def time_left(
+    deal: Deal, game: HandGame, at: datetime | None = None, *, seen: bool = True, away: bool = False
+) -> TurnTime | None:
+    """The time of the turn in play (None: no clock, the hand is over, or the
+    seat's phone has not opened the game yet: its clock starts when it does,
+    ``play.phone_seen``).  A seat whose phone is ``away`` has its turn's
+    seconds only: the reserve is for thinking, not for a phone that left."""
     pace = pace_of(deal.clock)
-    if pace is None or game.phase == Phase.OVER or deal.turn_since is None or deal.reserves is None:
+    if pace is None or game.phase == Phase.OVER or deal.turn_since is None or deal.reserves is None or not seen:
         return None
     at = at or now()
-    seat = game.turn
-    reserve = timedelta(seconds=deal.reserves[seat])
+    reserve = timedelta(0) if away else timedelta(seconds=deal.reserves[game.turn])
     spent = max(timedelta(0), at - deal.turn_since)
     turn_left = max(timedelta(0), pace.turn - spent)
     reserve_left = max(timedelta(0), reserve - max(timedelta(0), spent - pace.turn))
-    return TurnTime(seat, _whole(turn_left), _whole(reserve_left), deal.turn_since + pace.turn + reserve)
+    deadline = deal.turn_since + pace.turn + reserve
+    return TurnTime(game.turn, _whole(turn_left), _whole(reserve_left), deadline, away)
 
 
-def ran_out(deal: Deal, game: HandGame, at: datetime | None = None) -> bool:
-    """The turn in play has spent its time and its seat's reserve."""
-    shown = time_left(deal, game, at)
+def ran_out(deal: Deal, game: HandGame, at: datetime | None = None, *, seen: bool = True, away: bool = False) -> bool:
+    """The turn in play has spent its time and its seat's reserve (an away seat: its time)."""
+    shown = time_left(deal, game, at, seen=seen, away=away)
     return shown is not None and (at or now()) >= shown.deadline
+
+
+def first_seen(deal: Deal, game: HandGame, at: datetime | None = None) -> None:
+    """The seat to move opened the game for the first time: its turn's time begins now."""
+    if pace_of(deal.clock) is not None and game.phase != Phase.OVER:
+        deal.turn_since = max(deal.turn_since or now(), at or now())
 
 
 def _whole(delta: timedelta) -> int:

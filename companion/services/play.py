@@ -279,7 +279,7 @@ def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE, at: datetim
     if deal.state.get("phase") == "over":  # a buy-back question of a phone away past the grace period
         return seats.may_have_left(table, deal, at) and bool(seats.decide_for_absent(table, at=at))
     game = game_of(table, deal)
-    late = not bots_to_move(table, deal, game) and clock.ran_out(deal, game, at)
+    late = not bots_to_move(table, deal, game) and turn_ran_out(table, deal, game, at)
     if not late and not bots_to_move(table, deal, game):
         return False
     try:
@@ -291,6 +291,32 @@ def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE, at: datetim
     run_bots(table, deal, game, pace=pace)  # the computer seats after it; a hand it closed is stored
     keep(table, deal, game, at)
     return True
+
+
+def turn_time(table: GameTable, deal: Deal, game: HandGame, at: datetime | None = None) -> clock.TurnTime | None:
+    """The time of the person to move, as every phone shows it (None: no clock running)."""
+    mover = table.players[deal.seats[game.turn]]
+    if game.phase == Phase.OVER or mover.played_by_computer:
+        return None
+    return clock.time_left(deal, game, at, seen=mover.seen_at is not None, away=seats.is_away(mover, at))
+
+
+def turn_ran_out(table: GameTable, deal: Deal, game: HandGame, at: datetime | None = None) -> bool:
+    shown = turn_time(table, deal, game, at)
+    return shown is not None and (at or now()) >= shown.deadline
+
+
+def phone_seen(table: GameTable, player: Player, phone: str = "", at: datetime | None = None) -> bool:
+    """A seat's own phone asked (``seats.note_seen``); the first time, if the
+    game waits on its turn, the turn's time begins now (a clock never runs
+    for a phone that has not opened the game yet)."""
+    at = at or now()
+    first = player.seen_at is None
+    written = seats.note_seen(player, at, phone)
+    deal = current_deal(table) if first and written else None
+    if deal is not None and deal.state.get("phase") != "over" and deal.seats[deal.state["turn"]] == player.seat:
+        clock.first_seen(deal, game_of(table, deal), at)
+    return written
 
 
 def play_for_late(table: GameTable, deal: Deal, game: HandGame, pace: Pace, at: datetime | None = None) -> None:

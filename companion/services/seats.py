@@ -102,7 +102,7 @@ def _seen_change(player: Player, at: datetime, phone: str) -> dict[str, object] 
     named = bool(phone) and not player.seen_by  # the first phone that names itself: remembered at once
     if player.seen_at is not None and at - player.seen_at < SEEN_EVERY and not named:
         return None
-    return {"seen_at": at, "seen_by": phone or player.seen_by}
+    return {"seen_at": at, "seen_by": phone}  # "": a phone not named yet (never taken for the last one)
 
 
 def open_twice(player: Player, at: datetime | None = None) -> bool:
@@ -138,6 +138,11 @@ def presence(
         else:
             out.append(SeatPresence(player.seat, player.name, state, player.stand_in_since, waits))
     return out
+
+
+def is_away(player: Player, at: datetime | None = None) -> bool:
+    """A person's seat whose phone is away now (never seen, or not for :data:`AWAY_AFTER`)."""
+    return _state(player, at or now()) is Presence.AWAY
 
 
 def _state(player: Player, at: datetime) -> Presence:

@@ -252,6 +252,7 @@ def test_without_javascript_a_phone_shows_the_time_left_when_drawn(
     browser: Browser, browser_context_args, live_server: str
 ):
     owner, seats = table_with_carla_to_move(live_server, clock="relaxed")
+    carla_last_seen(live_server, owner, 2)  # her phone is at the table
     carlas_time_ran_out(live_server, owner, seconds_left=100)
     context = browser.new_context(**{**browser_context_args, "java_script_enabled": False, "locale": "es-AR"})
     page = context.new_page()

@@ -1637,7 +1637,8 @@ class RecordMachine(RuleBasedStateMachine):
         deal = play.current_deal(table)
         in_play = deal.state["phase"] != "over"
         waited = {deal.seats[deal.state["turn"]]} if in_play else set(pending(t, replay(t)))
-        overdue = seat in waited and at - table.created_at >= seat_service.GRACE
+        gone_since = table.players[seat].seen_at or table.created_at  # its phone's last visit, if any
+        overdue = seat in waited and at - gone_since >= seat_service.GRACE
         reasons = {"rule"} if seat in t.stand_ins or not (owner or overdue) else set()
         asker = TABLE_PHONE if owner else Asker(Phone.SEAT, other, t.names[other])
 
@@ -1658,8 +1659,18 @@ class RecordMachine(RuleBasedStateMachine):
             data, [t for t in self.tables.values() if t.devices], prefer=lambda t: bool(pending(t, replay(t)))
         )
         over = play.current_deal(self.row(t)).state["phase"] == "over"
-        waiting = [s for s in pending(t, replay(t)) if not t.played_by_computer(s)] if over else []
         at = now() + seat_service.GRACE + seat_service.SEEN_EVERY
+        players = self.row(t).players
+        waiting = (
+            [
+                s
+                for s in pending(t, replay(t))
+                if not t.played_by_computer(s)
+                and (players[s].seen_at is None or at - players[s].seen_at >= seat_service.GRACE)
+            ]
+            if over
+            else []
+        )
 
         def call():
             return [(r.seat, r.declined, r.away) for r in seat_service.decide_for_absent(self.row(t), at=at)]
@@ -1685,10 +1696,19 @@ class RecordMachine(RuleBasedStateMachine):
         seat, logged, covered = deal.seats[game.turn], len(game.log), list(deal.covered or [])
         pace = clock_service.pace_of(deal.clock)
         assert deal.clock == t.clock  # the table's clock when it was dealt (the model never changes it)
+        # The seat's phone had opened the game when its turn began (a clock never runs for one that
+        # has not), then left: time moves on past the turn's seconds and its reserve.
+        began = max(now(), deal.turn_since)
+        mover = table.players[seat]
+        self.attempt(
+            lambda: seat_service.note_seen(self.row(t).players[seat], min(began, mover.seen_at or began)),
+            set(),
+            "a phone opened its seat",
+        )
         if pace is None:
             at = now() + timedelta(minutes=5)
         else:  # the model's time runs ahead of the clock's (an earlier rule's turn began "later")
-            at = max(now(), deal.turn_since) + pace.turn + timedelta(seconds=deal.reserves[game.turn] + 1)
+            at = began + pace.turn + timedelta(seconds=deal.reserves[game.turn] + 1)
 
         def call():
             return play.advance(self.row(t), play.current_deal(self.row(t)), t.pace, at=at)

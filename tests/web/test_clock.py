@@ -188,3 +188,53 @@ def test_the_owner_changes_the_clock_from_the_next_hand(client, app):
 def test_settings_of_a_game_on_one_phone_offer_no_clock(client, app):
     token = new_game(client, PEOPLE, mode="hotseat").headers["Location"].split("/")[2]
     assert 'name="clock"' not in client.get(f"/t/{token}/settings").get_data(as_text=True)
+
+
+def test_the_clock_starts_when_the_seat_to_move_first_opens_the_game(client, app):
+    """A tryout (#38): the clock ran from the deal, so the first player had
+    spent their turn and most of their reserve while the links were shared."""
+    token = new_game(client, PEOPLE, mode="devices", clock="quick").headers["Location"].split("/")[2]
+    client.delete_cookie("tables")
+    _links, links = links_of(app, token)
+    _id, deal_seats, version, game = snapshot(app, token)
+    mover = NAMES[deal_seats[game.turn]]
+    other = next(n for n in NAMES if n != mover)
+    client.get(f"/s/{links[other]}")
+    turn_began(app, token, 10 * 60)  # ten minutes of sharing links
+    html = client.get(f"/s/{links[other]}").get_data(as_text=True)
+    assert f"The clock starts when {mover} opens the game." in html and shown_clock(html) is None
+    client.get(f"/s/{links[other]}/poll")
+    assert snapshot(app, token)[2] == version  # nobody played for a phone that never came
+    html = client.get(f"/s/{links[mover]}").get_data(as_text=True)
+    whose, turn, reserve = shown_clock(html)
+    assert whose == "Your time" and 19 <= turn <= 20 and reserve == 60
+
+
+def test_a_seat_whose_phone_left_has_its_turns_seconds_only(client, app):
+    """A tryout (#38): a phone gone mid-turn held the table for its turn and
+    its whole reserve; the reserve is for thinking, not for a phone that left."""
+    token, links, mover = clocked_game(client, app)
+    other = next(n for n in links if n != mover)
+    last_seen(app, token, mover, seat_rules.AWAY_AFTER.total_seconds() + 1)
+    turn_began(app, token, QUICK.turn.total_seconds() - 5)
+    html = client.get(f"/s/{links[other]}").get_data(as_text=True)
+    assert "away: the computer plays when this time runs out" in html
+    whose, turn, reserve = shown_clock(html)
+    assert whose == f"Time for {mover}" and 4 <= turn <= 5 and reserve == 0
+    turn_began(app, token, QUICK.turn.total_seconds() + 1)
+    client.get(f"/s/{links[other]}/poll")
+    assert player(app, token, mover).stand_in_since is not None
+    assert the_deal(app, token).covered
+
+
+def test_a_phone_that_comes_back_is_not_taken_for_a_second_one(client, app):
+    """A tryout (#38): Carla's phone closed, she opened her link again on a
+    fresh browser and read "Your seat is also open on another phone"."""
+    token, links, _mover = clocked_game(client, app)
+    last_seen(app, token, "Carla", 60)
+    again = app.test_client()
+    again.set_cookie("lang", "en")
+    for _ in range(3):
+        html = again.get(f"/s/{links['Carla']}").get_data(as_text=True)
+    assert "also open on another phone" not in html
+    assert player(app, token, "Carla").shared_at is None
