@@ -199,6 +199,7 @@ def test_a_group_evening(page: Page, live_server: str):
     creditors = [n for n, c in balances.items() if c > 0]
     assert balances == {"Ana": -100, "Ben": 0, "Carla": 150, "Dani": -50} and len(creditors) == 1
     wanted = sorted(f"{n} pays {creditors[0]} {euros(-c)}" for n, c in balances.items() if c < 0)
+    expect(page.locator(".group-payment")).to_have_count(len(wanted))  # the page has come (a busy host)
     assert sorted(page.locator(".group-payment").all_inner_texts()) == wanted
     for name, cents in balances.items():
         expect(page.locator(f".group-balances li[data-name='{name}'] strong")).to_have_attribute(

@@ -81,7 +81,7 @@ def test_a_whole_match_on_three_phones(browser: Browser, browser_context_args, p
     page.get_by_role("button", name="Deal the cards").click()
     page.wait_for_url(re.compile(r"/play$"))
     expect(page.locator("#board")).not_to_contain_text("Pass the phone")
-    page.get_by_text("A link for each player").click()
+    expect(page.locator("details.panel", has_text="A link for each player")).to_have_attribute("open", "")  # first hand
     links = {
         row.locator("span").first.inner_text(): row.locator("a.link").get_attribute("href")
         for row in page.locator("details.panel .list > li").all()
