@@ -541,7 +541,8 @@ def review_of(table: GameTable, deal: Deal) -> reviews.Review:
         return reviews.from_json(stored, table.rules)
     before = standing(table, before=deal.number)
     totals = [before.total(seat) for seat in deal.seats]
-    people = [s for s in range(game.players) if not is_bot(table, deal, s)]
+    # the people at the table (a seat the computer plays for now is still its person's)
+    people = [s for s in range(game.players) if not table.players[deal.seats[s]].kind.computer]
     review = reviews.review_hand(game, seats=people, totals=totals, seed=deal.id)
     deal.review = reviews.to_json(review)
     return review

@@ -181,7 +181,7 @@ class MTable:
     #: A second phone following a digital game (its player link): the poll
     #: marker of the page it shows, and what it showed (deal, its version, the table's).
     seen_marker: str | None = None
-    seen: tuple[int, int, int] | None = None
+    seen: tuple[int, int, int, str] | None = None
     #: A digital table on a phone each: the people's seats the computer plays now.
     devices: bool = False
     stand_ins: set[int] = field(default_factory=set)
@@ -1580,12 +1580,14 @@ class RecordMachine(RuleBasedStateMachine):
         again = self.unchanged(call, f"the same review again at digital table {t.id}")
         assert reviews.to_json(again) == stored["review"]
 
-    def game_now(self, t: MTable) -> tuple[int, int, int]:
-        """What a phone following the game can see change: the deal in play, its version, the table's version."""
+    def game_now(self, t: MTable) -> tuple[int, int, int, str]:
+        """What a phone following the game can see change: the deal in play, its version, the table's
+        version and, on a phone each, who is here (the time since a phone left moves it too)."""
         raw = self.rows()
         deal = max((d for d in raw["deals"] if d["table_id"] == t.id), key=lambda d: d["id"])
         table = next(r for r in raw["game_tables"] if r["id"] == t.id)
-        return deal["id"], deal["version"], table["version"]
+        here = seat_service.presence_marker(self.row(t)) if t.devices else ""
+        return deal["id"], deal["version"], table["version"], here
 
     @precondition(lambda self: any(t.digital for t in self.tables.values()))
     @rule(data=st.data())
