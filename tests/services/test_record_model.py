@@ -1816,7 +1816,8 @@ class RecordMachine(RuleBasedStateMachine):
     def check_deals(raw: Raw, t: MTable) -> None:
         """The deals the owner voided are stored void (nobody scored them);
         after any void deal the same hand number is dealt again, by the next
-        seat in play order after the void deal's dealer."""
+        seat in play order after the void deal's dealer (by the same dealer
+        after a deal called off before anybody moved)."""
         deals = sorted((d for d in raw.rows["deals"] if d["table_id"] == t.id), key=lambda d: d["id"])
         abandoned = {d["id"] for d in deals if (d["state"].get("void") or {}).get("reason") == "abandoned"}
         assert abandoned == t.voided, f"table {t.id}: voided deals {sorted(abandoned)}, model {sorted(t.voided)}"
@@ -1826,7 +1827,8 @@ class RecordMachine(RuleBasedStateMachine):
             assert void["hand_id"] is None and after["number"] == void["number"], f"table {t.id}: deal {after['id']}"
             dealer = void["seats"][void["state"]["dealer"]]
             following = [s for s in after["seats"] if s > dealer] or after["seats"]
-            assert after["seats"][after["state"]["dealer"]] == following[0], f"table {t.id}: deal {after['id']}"
+            expected = dealer if void["called_off"] else following[0]  # called off before any move: the same dealer
+            assert after["seats"][after["state"]["dealer"]] == expected, f"table {t.id}: deal {after['id']}"
 
     def check_group(self, raw: Raw, g: MGroup) -> None:
         """Standings and balances recomputed here from the raw rows (groups/README.md)."""
