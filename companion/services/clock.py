@@ -72,10 +72,6 @@ class TurnTime:
     #: The seat's phone is away: the computer plays when the turn's seconds run out.
     away: bool = False
 
-    @property
-    def left(self) -> int:
-        return self.turn_left + self.reserve_left
-
 
 def start(deal: Deal, clock: TurnClock, seats: int, at: datetime | None = None) -> None:
     """A new deal's clock: its first turn begins now, every seat's reserve full."""
@@ -122,12 +118,6 @@ def time_left(
     reserve_left = max(timedelta(0), reserve - max(timedelta(0), spent - pace.turn))
     deadline = deal.turn_since + pace.turn + reserve
     return TurnTime(game.turn, _whole(turn_left), _whole(reserve_left), deadline, away)
-
-
-def ran_out(deal: Deal, game: HandGame, at: datetime | None = None, *, seen: bool = True, away: bool = False) -> bool:
-    """The turn in play has spent its time and its seat's reserve (an away seat: its time)."""
-    shown = time_left(deal, game, at, seen=seen, away=away)
-    return shown is not None and (at or now()) >= shown.deadline
 
 
 def first_seen(deal: Deal, game: HandGame, at: datetime | None = None) -> None:
