@@ -15,6 +15,9 @@ class ChinchonError(ValueError):
     """Bad input for the engine: ``field`` names it, ``str(self)`` explains it."""
 
     code = "error"
+    #: Further problems found at once with the same input, each at its own
+    #: field (a form names every mistake together, not one per try).
+    also: tuple[ChinchonError, ...] = ()
 
     def __init__(self, message: str, field: str = "", **params: Any) -> None:
         super().__init__(message)

@@ -49,6 +49,8 @@ class HandEntry:
     first_round: bool = False
     #: Another arrangement with the same points, by seat (0: the engine's).
     choices: dict[int, int] = field(default_factory=dict)
+    #: Players the table confirmed hold 6 or 8 cards (a mis-draw, SPEC §4).
+    misdraws: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.mode = EntryMode(self.mode)
@@ -103,14 +105,16 @@ class SavedHand:
     last: LastHand | None
 
 
-#: Points as typed: a whole number, signed or not (at most 9 digits).
-WHOLE = re.compile(r"[+-]?\d{1,9}")
+#: Points as typed: a whole number, signed or not (at most 9 digits), or a
+#: sum as score pads write one ("12+11+7"; a minus may be the typographic −).
+WHOLE = re.compile(r"[+-]?\d{1,9}(?:[+-]\d{1,9}){0,19}")
+TERM = re.compile(r"[+-]?\d+")
 
 
 def whole_number(raw: str | None) -> int | None:
-    """The points typed, or None when they are no whole number."""
-    text = (raw or "").strip()
-    return int(text) if WHOLE.fullmatch(text) else None
+    """The points typed (a sum added up), or None when they are no whole number."""
+    text = "".join((raw or "").split()).replace("\u2212", "-")
+    return sum(int(t) for t in TERM.findall(text)) if WHOLE.fullmatch(text) else None
 
 
 # -- judging --------------------------------------------------------------------------------------
@@ -143,6 +147,11 @@ class Judgement:
         return self.result.wins_match
 
     @property
+    def complete(self) -> bool:
+        """A legal close with every player's points in: what may be saved as it stands."""
+        return self.legal and not self.missing
+
+    @property
     def all_cards(self) -> bool:
         return len(self.seats) == len(self.points) and not self.missing
 
@@ -159,6 +168,109 @@ class Preview:
 
     judgement: Judgement | None
     problem: ChinchonError | None
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A form's hand checked as a whole: the engine's input and verdict where
+    they could be built, and every problem found, each at its field, in the
+    page's order (empty: the hand may be stored)."""
+
+    data: HandInput | None
+    judgement: Judgement | None
+    by_points: bool
+    problems: tuple[ChinchonError, ...]
+
+    def refusal(self) -> ChinchonError:
+        """The first problem, carrying the others (``also``)."""
+        first = self.problems[0]
+        first.also = self.problems[1:]
+        return first
+
+
+def _field_rank(name: str, seats: Sequence[int]) -> tuple[int, int]:
+    """Where a field is on the hand page: who closed, the cards, the discard, the points."""
+    kind, _sep, rest = name.partition("[")
+    seat = rest.split("]")[0]
+    at = seats.index(int(seat)) if seat.isdecimal() and int(seat) in seats else 0
+    return {"closer": 0, "hands": 1, "discard": 2, "points": 3}.get(kind, 4), at
+
+
+def check_entry(current: Standing, entry: HandEntry) -> Checked:
+    """Everything wrong or missing in a form's hand, found at once: a hand is
+    refused with the whole list (each mistake at its field), so a table puts
+    them all right in one go.  :func:`save_hand` stores only a hand this
+    finds nothing wrong with."""
+    seats, names = current.seats_in, current.table.names
+    found: list[ChinchonError] = []
+    by_points = entry.mode is EntryMode.POINTS or not any(entry.cards.get(s) for s in seats)
+    data: HandInput | None = None
+    judgement: Judgement | None = None
+    try:
+        data = engine_input(current, _by_points(entry) if by_points else entry)
+        if not by_points:
+            judgement = judge(current, entry, data)
+    except ChinchonError as error:
+        found.append(error)
+    if judgement is not None and entry.closer is not None:  # a judgement has a closer
+        if judgement.legal:
+            found.extend(_misdraws(current, entry))
+        else:
+            found.append(ServiceError("cannot_close", "closer", name=names[entry.closer], why=judgement.verdict.why))
+    typed = seats if by_points else [s for s in seats if not entry.cards.get(s)]
+    if not (judgement is not None and judgement.wins_match):  # then the others' points change nothing
+        found.extend(_typed_problems(current, entry, typed))
+    typed_chinchon = whole_number(entry.points.get(entry.closer)) if entry.closer in seats else None
+    if by_points and entry.chinchon and typed_chinchon not in (None, chinchon_score(current.rules)):
+        found.append(ServiceError("chinchon_points", f"points[{entry.closer}]"))
+    first: dict[str, ChinchonError] = {}
+    for problem in found:
+        first.setdefault(problem.field, problem)
+    problems = sorted(first.values(), key=lambda e: _field_rank(e.field, seats))
+    return Checked(data, judgement, by_points, tuple(problems))
+
+
+def _typed_problems(current: Standing, entry: HandEntry, seats: Sequence[int]) -> list[ChinchonError]:
+    """Each typed score on its own: missing, not a number, or not possible under the rules."""
+    names, rules = current.table.names, current.rules
+    possible, most = possible_closer_scores(rules), max_hand_points(rules)
+    found: list[ChinchonError] = []
+    for seat in seats:
+        try:
+            value = _typed_points(entry, seat, names[seat])
+        except ServiceError as error:
+            found.append(error)
+            continue
+        if seat == entry.closer and value not in possible:
+            found.append(ServiceError("closer_points", f"points[{seat}]", value=value, possible=sorted(possible)))
+        elif seat != entry.closer and not 0 <= value <= most:
+            found.append(ServiceError("points_impossible", f"points[{seat}]", value=value))
+    return found
+
+
+def _misdraws(current: Standing, entry: HandEntry) -> list[ChinchonError]:
+    """A player shown with 6 or 8 cards (a mis-draw: they score what they
+    hold, SPEC §4) is stored only once the table says that is right."""
+    names = current.table.names
+    return [
+        ServiceError("misdraw", f"hands[{seat}]", name=names[seat], count=len(cards))
+        for seat, cards in entry.cards.items()
+        if seat != entry.closer
+        and seat in current.seats_in
+        and cards
+        and len(cards) != 7
+        and seat not in entry.misdraws
+    ]
+
+
+def misdrawn(current: Standing, entry: HandEntry) -> list[tuple[int, int]]:
+    """The players shown with 6 or 8 cards, with their count, in play order:
+    the page asks whether that is right."""
+    return [
+        (seat, len(entry.cards[seat]))
+        for seat in play_order(current, entry.closer)
+        if seat != entry.closer and len(entry.cards.get(seat, [])) in (6, 8)
+    ]
 
 
 def play_order(current: Standing, closer: int | None) -> list[int]:
@@ -368,6 +480,8 @@ def entry_of(hand: Hand) -> HandEntry:
     )
     for e in hand.entries:
         entry.cards[e.seat] = e.cards.split()  # the closer's entry holds all eight
+        if e.seat != hand.closer_seat and entry.cards[e.seat] and len(entry.cards[e.seat]) != 7:
+            entry.misdraws.add(e.seat)  # confirmed when it was stored
         entry.points[e.seat] = str(e.points)
         if e.choice:
             entry.choices[e.seat] = e.choice
@@ -389,21 +503,21 @@ def save_hand(
     """
     check_new_submission(Hand, table, submission)
     current = standing_before(table, replaces) if replaces is not None else standing(table)
-    data = engine_input(current, entry)
+    if replaces is None:  # first whether the table takes a hand at all, then what is wrong with this one
+        verify_next_hand(table, current)
+    else:
+        verify_open(table)
+    checked = check_entry(current, entry)
+    if checked.problems:
+        raise checked.refusal()
+    data, judgement = checked.data, checked.judgement
+    assert data is not None  # no problem found: the engine's input was built
     others = [s for s in current.seats_in if s != entry.closer]
     # How the others were entered, stored with the hand: the page opens the same way next time.
     table.entry_mode = EntryMode.CARDS if any(entry.cards.get(s) for s in others) else EntryMode.POINTS
-    judgement = judge(current, entry, data) if entry.mode is EntryMode.CARDS else None
-    if judgement is None:
-        data = engine_input(current, _by_points(entry))
+    if judgement is None or judgement.all_cards:
         hand = store_hand(table, version, submission, data, replaces=replaces)
-    elif judgement.all_cards:
-        hand = store_hand(table, version, submission, data, replaces=replaces)
-    else:
-        if judgement.legal and judgement.missing:
-            raise judgement.missing[0]
-        if not judgement.legal:
-            raise ServiceError("cannot_close", "closer", name=table.names[data.closer], why=judgement.verdict.why)
+    else:  # some by cards, the others by points: check_entry found the close legal and every point in
         hand = _store_mixed(table, version, submission, data, judgement, replaces=replaces)
     after = standing(table)
     return SavedHand(hand.number, replaces is not None, table.version, after.next_number, LastHand.of(after))

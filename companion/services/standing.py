@@ -116,9 +116,16 @@ class Standing:
         return _reentry_refusal(self.state, self.table.names[seat])
 
     def near_target(self, seat: int) -> bool:
-        """Within a tenth of the target (at least 10 points) of going out."""
+        """Within a tenth of the target (at least 10 points) of going out,
+        while the match goes on (once it is over nobody is in danger)."""
         margin = max(10, self.rules.target // 10)
-        return not self.is_out(seat) and self.total(seat) > self.rules.target - margin
+        return not self.state.finished and not self.is_out(seat) and self.total(seat) > self.rules.target - margin
+
+    def to_go(self, seat: int) -> int:
+        """The fewest points that put this player out: "over 100" takes 2
+        from 99, "reaching 100" takes 1 (``Rules.eliminate``)."""
+        total = self.total(seat)
+        return next(n for n in range(1, self.rules.target - total + 2) if self.state.is_over_target(total + n))
 
     def ranking(self) -> list[Place]:
         """The standings, best first, as the rulebooks rank a finished match:

@@ -9,6 +9,7 @@ from sqlalchemy import update
 from ..extensions import db
 from ..models import GameTable, Player, PlayMode, TableKind, TurnClock
 from ..rules import MatchError, MatchState, get_rules
+from ..rules.match import verify_players
 from ..rules.names import normalize_name
 from ..rules.variants import AUTO
 from .nextstep import verify_open
@@ -90,13 +91,25 @@ def change_settings(
     name: str,
     overrides: Mapping[str, object],
     clock: TurnClock | str | None = None,
+    names: Sequence[str] | None = None,
 ) -> None:
     """New rules mid-match (inside :func:`transaction`) for the options
     :func:`changeable` allows (the others are refused, ``rule_fixed``): refused
     when the hands already played would no longer replay under them.  A
     digital table on a phone each may change its turn ``clock``: from the
-    next deal on (the hand in play keeps the clock it was dealt with)."""
+    next deal on (the hand in play keeps the clock it was dealt with).
+    ``names``: the players' names by seat, a name typed wrong put right
+    ("Calra" → "Carla"); every hand stays the seat's, so nothing is lost.  A
+    tournament's table keeps the names the organizer seated."""
     verify_open(table, "name")
+    if names is not None and [normalize_name(n) for n in names] != table.names:
+        if table.round_id is not None:
+            raise ServiceError("rename_tournament", "players")
+        if len(names) != len(table.players):
+            raise ServiceError("players_changed", "players")
+        verify_players(list(names), table.rules)
+        for player, typed in zip(table.players, names, strict=True):
+            player.name = normalize_name(typed)
     fixed = next((k for k in overrides if k not in changeable(table)), None)
     if fixed is not None:
         raise ServiceError("rule_fixed", f"rules.{fixed}", option=fixed)

@@ -200,6 +200,13 @@
     changed(form);
   });
 
+  // A tap on a filled points field selects its value: the next digits replace it.
+  document.addEventListener("focusin", function (event) {
+    var target = event.target;
+    if (!target.classList || !target.classList.contains("points") || !target.value) return;
+    setTimeout(function () { if (document.activeElement === target) target.select(); }, 0);
+  });
+
   // After each verdict: the typed scores the server has not seen yet, and the
   // next points field once the closer's cards make a legal close.
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -251,7 +258,18 @@
     form.querySelectorAll("input[name=card]").forEach(function (input) { input.setCustomValidity(""); });
   });
 
+  // A stored moment in the phone's own time zone, as the page's language writes it.
+  function localTimes() {
+    if (!window.Intl) return;
+    var format = new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: "short", timeStyle: "short" });
+    document.querySelectorAll("time[data-local]").forEach(function (node) {
+      var moment = new Date(node.getAttribute("datetime"));
+      if (!isNaN(moment)) node.textContent = format.format(moment);
+    });
+  }
+
   window.addEventListener("pageshow", function () {
+    localTimes();
     document.querySelectorAll("form[data-grid]").forEach(function (form) { refresh(form); syncSummary(form); });
   });
 })();

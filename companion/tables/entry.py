@@ -37,6 +37,8 @@ class EntryState:
     chinchon: bool = False
     first_round: bool = False
     choices: dict[int, int] = field(default_factory=dict)
+    #: Players the table confirmed hold 6 or 8 cards (a mis-draw).
+    misdraws: set[int] = field(default_factory=set)
     version: int = 0
     submission: str = field(default_factory=lambda: uuid.uuid4().hex)
     #: The hand's number as the page showed it (None: not said).
@@ -60,6 +62,7 @@ class EntryState:
             chinchon=self.chinchon,
             first_round=self.first_round,
             choices=dict(self.choices),
+            misdraws=set(self.misdraws),
         )
 
 
@@ -95,6 +98,8 @@ def read_state(form: MultiDict[str, str], standing: Standing) -> EntryState:
         state.hands[seat] = read_tokens(form.getlist(f"h{seat}"), rules)
         if form.get(f"p{seat}", "") != "":
             state.points[seat] = form.get(f"p{seat}", "").strip()
+        if _yes(form.get(f"m{seat}")):
+            state.misdraws.add(seat)
         choice = _int(form.get(f"c{seat}"))
         if choice:
             state.choices[seat] = max(0, min(choice, 50))
@@ -134,5 +139,6 @@ def state_of_hand(hand: Hand, version: int) -> EntryState:
         chinchon=entry.chinchon,
         first_round=entry.first_round,
         choices=entry.choices,
+        misdraws=entry.misdraws,
         version=version,
     )

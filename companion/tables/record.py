@@ -3,8 +3,6 @@ history as a spreadsheet (one row per hand and player)."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from flask_babel import gettext as _
 
 from ..services.standing import HandRow, Mark, Standing
@@ -22,17 +20,14 @@ def mark_text(row: HandRow) -> str:
     return ""
 
 
-def plain(amount: Decimal) -> str:
-    """An amount as a spreadsheet reads a number: ``5``, ``2.5``."""
-    return str(int(amount)) if amount == amount.to_integral_value() else str(amount.normalize())
-
-
 def history_csv(standing: Standing) -> str:
     """The history, one row per hand and player who played it: the points,
-    the total after the hand (after a re-entry, the total bought back in
-    at), whether the hand put the player out, whether they bought back in,
-    the pot after the hand (blank without a stake), the closer's mark and
-    the closer.  UTF-8 with a byte-order mark; no cell starts a formula."""
+    the total they made (the one that put a player out included), whether
+    the hand put the player out, the pot after the hand (blank without a
+    stake), the closer's mark and the closer; a re-entry is a row of its own
+    under its hand, its points the change to the total bought back in at, so
+    each player's points add up to their total.  UTF-8 with a byte-order
+    mark; no cell starts a formula (``web/spreadsheet.py``)."""
     names = standing.table.names
     yes, no = _("yes"), _("no")
     stake = standing.rules.stake
@@ -41,18 +36,44 @@ def history_csv(standing: Standing) -> str:
     ]
     for row in standing.rows:
         closer = row.hand.closer_seat
-        rows += [
-            [
-                row.hand.number,
-                names[seat],
-                row.points[seat],
-                row.totals[seat],
-                yes if seat in row.out_after else no,
-                yes if seat in row.reentries else no,
-                plain(row.pot) if stake else "",
-                mark_text(row) if seat == closer else "",
-                names[closer],
-            ]
-            for seat in sorted(row.points)
-        ]
+        pot: object = (row.pot - row.paid_in) if stake else ""
+        for seat in sorted(row.points):
+            reached = row.reached.get(seat, row.totals[seat])
+            rows.append(
+                [
+                    row.hand.number,
+                    names[seat],
+                    row.points[seat],
+                    reached,
+                    yes if seat in row.out_after else no,
+                    no,
+                    pot,
+                    csv_mark(row) if seat == closer else "",
+                    names[closer],
+                ]
+            )
+        for seat in sorted(row.reentries):
+            reached = row.reached.get(seat, row.totals[seat])
+            rows.append(
+                [
+                    row.hand.number,
+                    names[seat],
+                    row.totals[seat] - reached,
+                    row.totals[seat],
+                    no,
+                    yes,
+                    row.pot if stake else "",
+                    "",
+                    "",
+                ]
+            )
     return spreadsheet(rows)
+
+
+def csv_mark(row: HandRow) -> str:
+    """A hand's mark in words for a spreadsheet (a number there would be read as points)."""
+    if row.mark is Mark.CHINCHON:
+        return _("Chinchón")
+    if row.mark is Mark.ALL_COMBINED:
+        return _("all seven combined")
+    return ""

@@ -257,16 +257,46 @@ def _rematch_token(table: GameTable, role: Role) -> str | None:
 
 
 # -- entering a hand ------------------------------------------------------------------------
-def _entry_page(link: Link, current: Standing, state: EntryState, *, error=None, number=None, status=200, other=None):
+def _field_key(field: str) -> str:
+    """Where a refusal's field is on the hand page: ``closer``, a player's
+    cards (``h2``), the discard (``hd``) or a player's points (``p2``)."""
+    kind, _sep, rest = field.partition("[")
+    seat = rest.split("]")[0]
+    return {"hands": f"h{seat}", "points": f"p{seat}", "discard": "hd"}.get(kind, "closer")
+
+
+def _entry_page(
+    link: Link,
+    current: Standing,
+    state: EntryState,
+    *,
+    error: ChinchonError | None = None,
+    number=None,
+    status=200,
+    other=None,
+):
+    """The hand page.  A refused save (``error``, with every other problem
+    found at once in ``error.also``) lists each at the top of the page and
+    again at its field; its first player's cards are the grid shown."""
     table = link.table
-    result = None
-    problem = error
+    result = problem = None
+    entry = state.entry()
     if state.closer is not None and state.mode is EntryMode.CARDS:
-        shown = hand_service.preview(current, state.entry())
+        shown = hand_service.preview(current, entry)
         result = shown.judgement
-        problem = problem or shown.problem
-    if isinstance(problem, ChinchonError):
-        problem = FormError.of(problem)
+        problem = FormError.of(shown.problem) if shown.problem is not None else None
+    refused = [FormError.of(e) for e in (error, *error.also)] if error is not None else []
+
+    def anchor(field: str) -> str:  # the closer's points are their score's choices ("cs")
+        key = _field_key(field)
+        return "cs" if key == f"p{state.closer}" else key
+
+    at_field: dict[str, str] = {}
+    for found in refused:
+        at_field.setdefault(anchor(found.field), found.message)
+    first_cards = next((key[1:] for key in at_field if key.startswith("h") and key[1:].isdecimal()), None)
+    if first_cards is not None:
+        state.active = first_cards
     step = next_step(table, current) if number is None else None
     context = dict(
         table=table,
@@ -274,7 +304,11 @@ def _entry_page(link: Link, current: Standing, state: EntryState, *, error=None,
         s=current,
         state=state,
         result=result,
-        problem=problem,
+        problem=None if refused else problem,
+        refused=refused,
+        at_field=at_field,
+        anchor=anchor,
+        misdrawn=hand_service.misdrawn(current, entry),
         grid_view=grid_view(state, current, table.suit_style),
         order=state.order(current),
         closer_scores=sorted(possible_closer_scores(current.rules)),
@@ -491,22 +525,36 @@ def history_csv(link: Link):
 def settings(link: Link):
     table = link.table
     form = SettingsForm.for_table(table, submitted=request.method == "POST")
+    renamable = table.round_id is None  # a tournament's tables keep the names the organizer seated
+    names_error = None
     if request.method == "POST" and form.validate():
         version, name, overrides = form.version.data, form.name.data or "", form.overrides()
         clock = form.clock.data if "clock" in form else None
-        changed = attempt(lambda: table_service.change_settings(table, version, name, overrides, clock))
+        names = [request.form.get(f"players-{p.seat}", p.name) for p in table.players] if renamable else None
+        changed = attempt(lambda: table_service.change_settings(table, version, name, overrides, clock, names))
         if not isinstance(changed, Refused):
-            flash(_("Rules updated; every total was recomputed."), "ok")
+            flash(_("Settings saved; every total was recomputed."), "ok")
             return redirect(url_for("tables.scoreboard", token=link.token)), 303
         if changed.why is Why.STALE:
             changed.flash()
             return redirect(url_for("tables.scoreboard", token=link.token)), 303
-        target = getattr(form, changed.field.removeprefix("rules."), None) or form.target
-        target.errors = [*target.errors, changed.message]
+        if changed.field == "players":
+            names_error = changed.message
+        else:
+            target = getattr(form, changed.field.removeprefix("rules."), None) or form.target
+            target.errors = [*target.errors, changed.message]
     status = 400 if request.method == "POST" else 200
     rules_text = table_rules_line(table)
+    typed = [request.form.get(f"players-{p.seat}", p.name) for p in table.players]
     return render_template(
-        "tables/settings.html", table=table, token=link.token, form=form, rules_text=rules_text
+        "tables/settings.html",
+        table=table,
+        token=link.token,
+        form=form,
+        rules_text=rules_text,
+        renamable=renamable,
+        typed_names=typed,
+        names_error=names_error,
     ), status
 
 

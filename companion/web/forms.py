@@ -19,7 +19,7 @@ from ..services.clock import PACES
 from ..services.tables import changeable
 from ..services.unit import ServiceError
 from .house_rules import HOUSE_RULES, POINTS, BoundedInteger, HouseRules, minimal
-from .i18n import preset_name
+from .i18n import preset_title
 from .messages import FormError, error_text
 
 MAX_PLAYERS = 8
@@ -27,8 +27,8 @@ MAX_JOKERS: int = OPTIONS["jokers"].high or 0
 
 #: What sets each preset apart, in a line (the presets themselves are the engine's).
 PRESET_DESCRIPTIONS = {
-    "classic": _l("Classic (German rules): close with one loose card worth 4 or less"),
-    "fournier": _l("Fournier (Spain): close with loose cards worth 5 or less"),
+    "classic": _l("Classic: close with one loose card worth 4 or less"),
+    "fournier": _l("Fournier: close with loose cards worth 5 or less in all"),
     "sweden": _l("Swedish: 48 cards, courts count 10, no laying off"),
     "italy": _l("Italian: close from the first round, unlimited re-entries"),
 }
@@ -84,7 +84,7 @@ def referee_options() -> list[tuple[str, object, list[tuple[str, object]], bool]
 
 def preset_choices() -> list[tuple[str, str]]:
     """Every preset the engine has, by its translated name."""
-    return [(name, preset_name(name)) for name in PRESETS]
+    return [(name, preset_title(name)) for name in PRESETS]
 
 
 def _clock_label(clock: TurnClock) -> object:

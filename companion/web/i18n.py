@@ -223,8 +223,23 @@ FRENCH_MARK = {"o": "♦", "c": "♥", "e": "♠", "b": "♣"}
 PRESET_NAMES = {"classic": _l("Classic"), "fournier": _l("Fournier"), "sweden": _l("Swedish"), "italy": _l("Italian")}
 
 
+#: The presets named by what a table notices first: how a hand may be closed.
+PRESET_TITLES = {
+    "classic": _l("Classic: close with ≤ 4"),
+    "fournier": _l("Fournier: close with ≤ 5"),
+    "sweden": _l("Swedish: close with ≤ 5"),
+    "italy": _l("Italian: close with ≤ 5"),
+}
+
+
 def preset_name(name: str) -> str:
+    """The preset's short name ("Classic"), where several are listed together."""
     return str(PRESET_NAMES.get(name, name))
+
+
+def preset_title(name: str) -> str:
+    """The preset named by its close ("Classic: close with ≤ 4")."""
+    return str(PRESET_TITLES.get(name, preset_name(name)))
 
 
 def suit_name(suit: str, style: str) -> str:

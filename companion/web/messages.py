@@ -345,6 +345,12 @@ def _entry_text(key: str | None, p: dict) -> str | None:
             return _(
                 "%(name)s holds 7 cards (6 or 8 after a mis-draw); %(count)s tapped.", name=p["name"], count=p["count"]
             )
+        case "misdraw":
+            return _(
+                "%(name)s has %(count)s cards, not 7: is that right? If so, tick it under the verdict.",
+                name=p["name"],
+                count=p["count"],
+            )
         case "closer_cards_first":
             return _("Tap %(name)s's cards too: the others lay off onto the closer's melds.", name=p["name"])
     return None
@@ -400,6 +406,10 @@ def _score_text(key: str | None, p: dict) -> str | None:
             return _("The stake stays as it is once a hand is in: everybody has paid it.")
         case "rule_fixed":
             return _("This rule cannot change in the middle of a match.")
+        case "rename_tournament":
+            return _("A tournament table keeps the names the organizer seated.")
+        case "players_changed":
+            return _("The players changed meanwhile; look again.")
         case "clock_one_phone":
             return _("The turn clock is for a game where each person plays on their own phone.")
     return _group_text(key, p)

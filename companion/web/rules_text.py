@@ -16,7 +16,7 @@ from ..rules import PRESETS, Rules, parse_card
 from ..rules.variants import AUTO, OPTIONS
 from .forms import VALUE_LABELS
 from .house_rules import HOUSE_RULES, NOT_ON_FORMS, signed, value_text
-from .i18n import card_name, money, preset_name
+from .i18n import card_name, money, preset_name, preset_title
 
 #: Said together with another option (the target with how a player goes out,
 #: the close limit with the close rule), or not a table's choice.
@@ -36,7 +36,8 @@ def rules_line(rules: Rules, *, players: int | None = None, style: str = "spanis
     """The preset, the target, and what differs from the preset.  ``decks``
     fixed from the number of players (as a table is made) is the preset's "auto"."""
     base, mine = PRESETS[rules.preset].to_dict(), rules.to_dict()
-    parts = [preset_name(rules.preset), target_text(rules)]
+    same_close = mine["close_rule"] == base["close_rule"] and mine["close_max"] == base["close_max"]
+    parts = [preset_title(rules.preset) if same_close else preset_name(rules.preset), target_text(rules)]
     for name in OPTIONS:
         differs = mine[name] != base[name] or (name == "close_rule" and mine["close_max"] != base["close_max"])
         if name in TOLD_ELSEWHERE or not differs:

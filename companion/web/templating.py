@@ -8,11 +8,12 @@ import os
 import uuid
 
 from flask import Flask, current_app, g, render_template, request
-from flask_babel import format_decimal, format_percent, get_locale
+from flask_babel import format_datetime, format_decimal, format_percent, get_locale
+from markupsafe import Markup
 
 from ..rules import parse_card
 from .client import offline_texts, page_config
-from .i18n import LANGUAGES, card_label, card_name, money, possessive, pot_text, preset_name, suit_name
+from .i18n import LANGUAGES, card_label, card_name, money, possessive, pot_text, preset_name, preset_title, suit_name
 from .messages import error_text, reason_text, refusal_text
 
 #: A year: a static URL carries its file's hash, so its content never changes.
@@ -53,6 +54,7 @@ def init_app(app: Flask) -> None:
             "reason_text": reason_text,
             "error_text": error_text,
             "preset_name": preset_name,
+            "preset_title": preset_title,
             "refusal_text": refusal_text,
             "parse_card": parse_card,
             "current_path": request.full_path.rstrip("?") if request else "/",
@@ -62,7 +64,15 @@ def init_app(app: Flask) -> None:
             "page_config": page_config,
             "percent": format_percent,
             "decimal": lambda x: format_decimal(x, format="#,##0.0"),
+            "when": when,
         }
+
+
+def when(moment) -> Markup:
+    """A stored moment (UTC) as the page's language writes a date and time
+    ("3/12/26, 08:13" in es-AR); the phone's script shows it in its own time zone."""
+    iso = moment.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
+    return Markup('<time datetime="{}" data-local>{}</time>').format(iso, format_datetime(moment, "short"))
 
 
 def static_hashes(folder: str) -> dict[str, str]:

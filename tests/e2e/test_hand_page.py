@@ -67,9 +67,11 @@ def test_with_the_closer_known_the_grid_starts_in_the_upper_half_and_save_is_on_
     # The closer is not asked twice: the pills stay folded behind one line that names Ben.
     expect(page.locator("label.pill:has(input[name=closer])").first).to_be_hidden()
     expect(page.locator("[data-closer-pick] summary")).to_contain_text("Ben")
-    # "Keep the screen on" is a small control in the title row, not a full-width button.
+    # "Keep the screen on" is a small control in the title row, not a full-width button,
+    # that says what it does (a sun alone read as a light/dark switch).
     wake = box(page, "[data-wake]")
-    assert wake["width"] <= 56 and wake["height"] <= 56 and wake["y"] < box(page, ".tabs")["y"]
+    assert wake["width"] <= 140 and wake["height"] <= 56 and wake["y"] < box(page, ".tabs")["y"]
+    expect(page.locator("[data-wake]")).to_have_text("Screen on")
     assert on_screen_and_uncovered(page, "button[name=action][value=save]")
 
 

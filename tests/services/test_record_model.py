@@ -457,6 +457,13 @@ class Carded:
     data: hand_service.HandInput
     result: HandResult | None = None
     order: list[int] = field(default_factory=list)
+    #: Players dealt 6 or 8 cards whom the table confirmed as a mis-draw.
+    confirmed: set[int] = field(default_factory=set)
+
+    def unconfirmed(self) -> bool:
+        """A player entered with 6 or 8 cards the table did not confirm: refused."""
+        data = self.data
+        return any(len(cards) != 7 and s not in self.confirmed for s, cards in data.cards.items() if s != data.closer)
 
     def entry(self) -> hand_service.HandEntry:
         """The hand as the entry page hands it to the service: card tokens
@@ -471,6 +478,7 @@ class Carded:
             points=typed,
             chinchon=data.chinchon and not data.cards,
             first_round=data.first_round,
+            misdraws=set(self.confirmed),
         )
 
 
@@ -730,8 +738,11 @@ class RecordMachine(RuleBasedStateMachine):
             discard = eight.pop(data.draw(st.integers(0, 7)))
         cards[closer] = eight
         first_round = data.draw(st.sampled_from([False] * 6 + [True]))
+        # A mis-draw is stored once the table confirms it (the page asks); mostly it does.
+        confirmed = {s for s, size in zip(others, sizes, strict=True) if size != 7 and often(data, 9)}
         return Carded(
-            hand_service.HandInput(closer=closer, mode="cards", cards=cards, discard=discard, first_round=first_round)
+            hand_service.HandInput(closer=closer, mode="cards", cards=cards, discard=discard, first_round=first_round),
+            confirmed=confirmed,
         )
 
     def typed_points(self, data, t: MTable, seats: list[int], closer: int, rules: Rules) -> tuple[dict, bool, set]:
@@ -866,7 +877,7 @@ class RecordMachine(RuleBasedStateMachine):
                 hands[seats.index(closer)].append(carded.data.discard)
             carded.result = settle_hand(hands, rules, seats.index(closer), carded.data.first_round)
             carded.order = seats
-            if not carded.result.legal:
+            if not carded.result.legal or carded.unconfirmed():
                 reasons.add("rule")
             return carded
         # Mixed: the closer and some others by cards, the rest by typed points
@@ -898,6 +909,8 @@ class RecordMachine(RuleBasedStateMachine):
         data_in.chinchon = result.chinchon
         data_in.cards = {s: data_in.cards[s] for s in by_cards}
         reasons |= self.points_refusals(points, result.chinchon, seats, closer, rules)
+        if carded.unconfirmed():
+            reasons.add("rule")
         carded.result, carded.order = result, by_cards
         return carded
 

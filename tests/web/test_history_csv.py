@@ -31,11 +31,13 @@ def played(client) -> str:
     return token
 
 
-def open_as_excel(response) -> list[list[str]]:
-    """Read the file as a spreadsheet would: the BOM says UTF-8, then plain CSV."""
+def open_as_excel(response, delimiter: str = ",") -> list[list[str]]:
+    """Read the file as a spreadsheet would: the BOM says UTF-8, then CSV
+    split as the language's Excel splits it ("," in English, ";" where a
+    decimal has a comma)."""
     body = response.get_data()
     assert body.startswith(b"\xef\xbb\xbf")
-    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"), newline="")))
+    return list(csv.reader(io.StringIO(body.decode("utf-8-sig"), newline=""), delimiter=delimiter))
 
 
 def test_the_csv_has_a_row_per_hand_and_player_matching_the_scoreboard(client, app):
@@ -50,19 +52,25 @@ def test_the_csv_has_a_row_per_hand_and_player_matching_the_scoreboard(client, a
         expected_totals = [(r.hand.number, seat, r.totals[seat]) for r in record.rows for seat in sorted(r.points)]
         assert record.state.winners == ["Peña"]
     names = ["Peña", "Ramón", "'=1+1", "'@x"]
-    assert [(int(r[0]), names.index(r[1]), int(r[3])) for r in rows] == expected_totals
+    hand_rows = [r for r in rows if r[5] == "no"]
+    assert [(int(r[0]), names.index(r[1])) for r in hand_rows] == [(n, seat) for n, seat, _t in expected_totals]
     assert rows[:5] == [
-        ["1", "Peña", "-10", "-10", "no", "no", "10", "−10", "Peña"],
+        ["1", "Peña", "-10", "-10", "no", "no", "10", "all seven combined", "Peña"],
         ["1", "Ramón", "60", "60", "no", "no", "10", "", "Peña"],
         ["1", "'=1+1", "5", "5", "no", "no", "10", "", "Peña"],
         ["1", "'@x", "3", "3", "no", "no", "10", "", "Peña"],
-        ["2", "Peña", "1", "-9", "no", "no", "12.5", "", "Peña"],
+        ["2", "Peña", "1", "-9", "no", "no", "10", "", "Peña"],
     ]
-    # Ramón's 109 put him out; he bought back in at 15 (the highest total still in).
-    assert rows[5] == ["2", "Ramón", "49", "15", "yes", "yes", "12.5", "", "Peña"]
-    assert rows[8] == ["3", "Peña", "-10", "-19", "no", "no", "12.5", "Chinchón", "Peña"]
-    assert [r[7] for r in rows[9:]] == ["", "", ""]
-    assert len(rows) == 12
+    # Ramón's 109 put him out (the total his points made); buying back in at 15
+    # (the highest total still in) is a row of its own, paying 2.50 into the pot.
+    assert rows[5] == ["2", "Ramón", "49", "109", "yes", "no", "10", "", "Peña"]
+    assert rows[8] == ["2", "Ramón", "-94", "15", "no", "yes", "12.5", "", ""]
+    assert rows[9] == ["3", "Peña", "-10", "-19", "no", "no", "12.5", "Chinchón", "Peña"]
+    assert [r[7] for r in rows[10:]] == ["", "", ""]
+    assert len(rows) == 13
+    # Every player's points add up to the total the record ends with.
+    for seat, name in enumerate(names):
+        assert sum(int(r[2]) for r in rows if r[1] == name) == record.total(seat)
 
 
 def test_no_csv_cell_starts_a_formula(client):
@@ -87,17 +95,22 @@ def test_a_table_without_stake_leaves_the_pot_blank(client):
 @pytest.mark.parametrize(
     ("lang", "header", "yes"),
     [
-        ("es", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Bote,Marca,Quien cierra", "sí"),
-        ("es_AR", "Mano,Jugador,Puntos,Total,Eliminado,Reenganche,Premio,Marca,Quien corta", "sí"),
+        ("es", "Mano;Jugador;Puntos;Total;Eliminado;Reenganche;Bote;Marca;Quien cierra", "sí"),
+        ("es_AR", "Mano;Jugador;Puntos;Total;Eliminado;Reenganche;Premio;Marca;Quien corta", "sí"),
     ],
 )
-def test_a_spanish_spreadsheet_reads_the_header_and_the_accents(client_without_language, lang, header, yes):
+def test_a_spanish_spreadsheet_reads_the_header_the_accents_and_the_decimal_comma(
+    client_without_language, lang, header, yes
+):
+    """A Spanish or Argentine Excel splits a CSV at ";" and reads "12,5" as a number."""
     c = client_without_language
     c.set_cookie("lang", lang)
     token = played(c)
-    first, *rows = open_as_excel(c.get(f"/t/{token}/history.csv"))
-    assert ",".join(first) == header
-    assert rows[5][1] == "Ramón" and rows[5][4:6] == [yes, yes] and rows[8][7] == "Chinchón"
+    raw = c.get(f"/t/{token}/history.csv").get_data(as_text=True)
+    assert raw.splitlines()[0].lstrip("\ufeff") == header
+    _first, *rows = open_as_excel(c.get(f"/t/{token}/history.csv"), delimiter=";")
+    assert rows[5][1] == "Ramón" and rows[5][4] == yes and rows[8][5] == yes and rows[9][7] == "Chinchón"
+    assert rows[8][6] == "12,5" and rows[0][2] == "-10" and "−" not in raw
 
 
 # -- the history page ---------------------------------------------------------------------------

@@ -282,19 +282,24 @@ def test_who_deals_first_names_the_members_of_a_group_and_the_rows_otherwise(cli
 def test_the_rules_line_names_the_preset_the_target_and_what_differs(app):
     with app.test_request_context(headers={"Cookie": "lang=en"}):
         classic = get_rules("classic", court_values="ten", jokers=2)
-        assert rules_line(classic) == "Classic · out over 100 · court cards count 10 · 2 jokers"
-        assert rules_line(get_rules("fournier")) == "Fournier · out over 100"
-        assert rules_line(get_rules("italy", eliminate="reach", target=70)) == "Italian · out on reaching 70"
+        assert rules_line(classic) == "Classic: close with ≤ 4 · out over 100 · court cards count 10 · 2 jokers"
+        assert rules_line(get_rules("fournier")) == "Fournier: close with ≤ 5 · out over 100"
+        assert (
+            rules_line(get_rules("italy", eliminate="reach", target=70))
+            == "Italian: close with ≤ 5 · out on reaching 70"
+        )
         # decks fixed from the players when the table was made is the preset's "auto"
-        assert rules_line(get_rules("classic", decks=2), players=5) == "Classic · out over 100"
-        assert rules_line(get_rules("classic", decks=2), players=3) == "Classic · out over 100 · two decks"
+        assert rules_line(get_rules("classic", decks=2), players=5) == "Classic: close with ≤ 4 · out over 100"
+        assert (
+            rules_line(get_rules("classic", decks=2), players=3) == "Classic: close with ≤ 4 · out over 100 · two decks"
+        )
         assert (
             rules_line(get_rules("classic", close_max=3))
             == "Classic · out over 100 · close with one loose card up to 3"
         )
         assert (
             rules_line(get_rules("sweden", all_combined_bonus=-20, chinchon=-100, stake="0.5"))
-            == "Swedish · out over 100 · −20 for all combined · a Chinchón scores −100 · stake 0.5"
+            == "Swedish: close with ≤ 5 · out over 100 · −20 for all combined · a Chinchón scores −100 · stake 0.5"
         )
 
 
@@ -305,17 +310,19 @@ def test_each_option_set_away_from_the_preset_has_its_words_in_the_line(app, nam
     with app.test_request_context(headers={"Cookie": "lang=en"}):
         text = option_text(name, rules.to_dict()[name], rules)
         assert not text.startswith(f"{HOUSE_RULES[name].label}:")  # not the fallback of an option without words
-        assert rules_line(rules) == f"Classic · out over 100 · {text}"
+        # The preset is named by its close, unless the close is what changed.
+        preset = "Classic" if name == "close_rule" else "Classic: close with ≤ 4"
+        assert rules_line(rules) == f"{preset} · out over 100 · {text}"
 
 
 def test_the_scoreboard_and_the_settings_show_the_rules_line_in_the_pages_language(client, app):
     token = create_table(client, ["Ana", "Ben"], court_values="ten", jokers="2")
     for path in (f"/t/{token}", f"/t/{token}/settings"):
         html = client.get(path).get_data(as_text=True)
-        assert "Classic · out over 100 · court cards count 10 · 2 jokers" in html
+        assert "Classic: close with ≤ 4 · out over 100 · court cards count 10 · 2 jokers" in html
     client.set_cookie("lang", "de")
     html = client.get(f"/t/{token}").get_data(as_text=True)
-    assert "Klassisch · " in html and "2 Joker" in html and "out over" not in html
+    assert "Klassisch: schließen mit ≤ 4 · " in html and "2 Joker" in html and "out over" not in html
 
 
 # -- changing the rules mid-match --------------------------------------------------------------------

@@ -202,7 +202,7 @@ def test_the_csv_header_is_translated(client_without_language, lang, header):
     c.set_cookie("lang", lang)
     token = create_table(c, ["Ana", "Ben"])
     first = page(c, f"/t/{token}/history.csv").lstrip("\ufeff").splitlines()[0]
-    assert first == header
+    assert first == header.replace(",", ";")  # each of these languages writes "2,5": its Excel splits at ";"
 
 
 def test_the_manifest_names_the_variant_as_a_bcp47_tag(client_without_language):

@@ -437,7 +437,7 @@ def test_history_grid_chart_and_csv(client):
         "1,Ben,10,10,no,no,,,Ana",
         "1,Carla,20,20,no,no,,,Ana",
         "2,Ana,30,33,no,no,,,Ben",
-        "2,Ben,-10,0,no,no,,−10,Ben",
+        "2,Ben,-10,0,no,no,,all seven combined,Ben",
         "2,Carla,20,40,no,no,,,Ben",
     ]
 

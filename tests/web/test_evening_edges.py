@@ -1,0 +1,303 @@
+"""What an evening at a real table tripped on (issue 39): a refused save says
+every mistake at once, at the top and at its field; a player with 6 cards is
+asked about; the numbers read right ("le faltan 2" at 99 when out is over
+100, a buy-back beside the total that put a player out); a name typed wrong
+is put right; sums typed as on a score pad; presets named by their close;
+dates as the language writes them."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from companion.extensions import db
+from companion.models import Entry, GameTable
+from companion.services import tables as table_service
+from companion.services.unit import ServiceError, transaction
+
+from .helpers import (
+    GERMAN,
+    create_table,
+    decide_reentry,
+    enter_points,
+    field,
+    hand_count,
+    hand_form,
+    table_of,
+    totals,
+)
+
+FOUR = ["Ana", "Ben", "Carla", "Dani"]
+
+
+def post_hand(client, token, fields, *, expect=303, save=True):
+    data = hand_form(client, token)
+    data.update(fields)
+    if save:
+        data["action"] = "save"
+    response = client.post(f"/t/{token}/hands/new", data=data)
+    assert response.status_code == expect, response.get_data(as_text=True)[-3000:]
+    return response.get_data(as_text=True)
+
+
+def html_text(fragment: str) -> str:
+    return unescape(re.sub(r"<.*?>", "", fragment)).strip()
+
+
+def refused_box(html: str) -> str:
+    match = re.search(r'<section class="panel refused".*?</section>', html, re.S)
+    assert match, "no refusal at the top of the page"
+    return match.group(0)
+
+
+# -- refusals where the eye is ----------------------------------------------------------------------
+def test_a_refused_save_names_every_mistake_at_once_at_the_top_and_at_its_field(client, app):
+    """Ana closed with −10; Ben typed "1o", Carla "-5", Dani nothing: three
+    mistakes, all named at the top of the page (before the card grid), each
+    again at its field, and nothing stored."""
+    token = create_table(client, FOUR)
+    html = post_hand(client, token, {"closer": "0", "closer_score": "-10", "p1": "1o", "p2": "-5"}, expect=400)
+    box = refused_box(html)
+    assert "Not saved yet: 3 things to put right" in box
+    messages = [
+        "1o is not a whole number.",
+        "-5 points is not possible for a player who did not close.",
+        "Enter Dani's points.",
+    ]
+    assert [html_text(li) for li in re.findall(r"<li>.*?</li>", box, re.S)] == messages
+    assert html.index(box) < html.index('class="tabs"')  # above the grid, where the page opens
+    for seat, message in zip((1, 2, 3), messages, strict=True):
+        assert f'href="#p{seat}"' in box
+        at_field = re.search(
+            rf'<input id="p{seat}"[^>]*>\s*<span class="field-error" id="e-p{seat}">([^<]*)</span>', html
+        )
+        assert at_field and html_text(at_field.group(1)) == message
+        assert re.search(rf'<input id="p{seat}"[^>]*aria-invalid="true" aria-describedby="e-p{seat}"', html)
+    assert 'role="alert"' in box and hand_count(app) == 0
+    # Put right all at once, the same form saves.
+    post_hand(client, token, {"closer": "0", "closer_score": "-10", "p1": "10", "p2": "5", "p3": "12+11+7"})
+    assert totals(client, token) == [-10, 10, 5, 30]
+
+
+def test_a_refused_save_in_es_ar_speaks_voseo_at_the_top(client, app):
+    client.set_cookie("lang", "es_AR")
+    token = create_table(client, FOUR)
+    html = post_hand(client, token, {"closer": "0", "closer_score": "-10", "p1": "1o"}, expect=400)
+    box = refused_box(html)
+    assert "Todavía no se guardó: hay 3 cosas para corregir" in box
+    assert "1o no es un número entero." in box and "Escribí los puntos de Carla." in box
+    assert hand_count(app) == 0
+
+
+def test_a_buy_back_to_decide_first_is_said_at_the_top(client, app):
+    """Dani went out at 105: the next hand waits for her buy-back, said where the page opens."""
+    client.set_cookie("lang", "es_AR")
+    token = create_table(client, FOUR)
+    enter_points(client, token, 0, {0: 2, 1: 10, 2: 20, 3: 60})
+    enter_points(client, token, 1, {0: 5, 1: 1, 2: 7, 3: 45})
+    html = post_hand(client, token, {"closer": "2", "p0": "5", "p1": "3", "p2": "1"}, expect=400)
+    box = refused_box(html)
+    assert "Antes decidan si Dani se reengancha." in box and 'href="#e-closer"' in box
+    assert '<p class="field-error" id="e-closer">Antes decidan si Dani se reengancha.</p>' in html
+    assert hand_count(app) == 2
+
+
+def test_a_card_count_problem_opens_that_players_cards(client):
+    """Anna closed with 6 cards tapped: said at the top and above her grid, her grid shown."""
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    six = GERMAN[0].split()[:6]
+    html = post_hand(client, token, {"closer": "0", "h0": six, "p1": "x"}, expect=400)
+    box = refused_box(html)
+    assert 'href="#e-h0"' in box and 'href="#p1"' in box
+    assert re.search(r'<p class="field-error" id="e-h0">Anna closed: tap the 8 cards', html)
+    assert re.search(r'<input type="radio" name="active" value="0" checked>', html)
+
+
+# -- six cards ----------------------------------------------------------------------------------------
+def test_a_player_with_six_cards_is_asked_then_scored_as_a_misdraw_spec_4(client, app):
+    """SPEC §4: a player holding 6 cards (a mis-draw) scores normally.  Ben's
+    six (the German example without his 1c: he lays 4o off on Anna's run,
+    12o and 2c loose) count 12 once the table says that is right."""
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    six = GERMAN[1].split()[:6]
+    fields = {"closer": "0", "h0": GERMAN[0].split(), "h1": six, "p2": "40"}
+    preview = post_hand(client, token, fields, save=False, expect=200)
+    assert "Ben has 6 cards, not 7. Right: a mis-draw, count the 6 cards." in preview
+    html = post_hand(client, token, fields, expect=400)
+    assert "Ben has 6 cards, not 7: is that right?" in refused_box(html) and hand_count(app) == 0
+    post_hand(client, token, {**fields, "m1": "y"})
+    assert totals(client, token) == [3, 12, 40]
+    with app.app_context():
+        ben = db.session.query(Entry).filter_by(seat=1).one()
+        assert ben.cards.split() == six and ben.points == 12
+    # Correcting the hand keeps the answer already given.
+    edit = client.get(f"/t/{token}/hands/1/edit").get_data(as_text=True)
+    assert re.search(r'name="m1" value="y"\s+checked', edit)
+
+
+def test_six_cards_in_es_ar(client, app):
+    client.set_cookie("lang", "es_AR")
+    token = create_table(client, ["Anna", "Ben", "Carla"])
+    html = post_hand(
+        client, token, {"closer": "0", "h0": GERMAN[0].split(), "h1": GERMAN[1].split()[:6], "p2": "40"}, expect=400
+    )
+    assert "Ben tiene 6 cartas, no 7: ¿está bien? Si es así, marcalo abajo del veredicto." in refused_box(html)
+
+
+# -- the sticky summary ---------------------------------------------------------------------------
+def test_the_summary_claims_no_tick_until_every_player_is_in_and_lists_table_order(client):
+    """Only Ben's (the closer's) cards in: no ✓, the others "–", players in
+    table order (Ana first) though play starts after Ben; the rows say no
+    points were typed yet."""
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    html = post_hand(client, token, {"closer": "1", "h1": GERMAN[0].split()}, save=False, expect=200)
+    summary = re.search(r'<p id="summary".*?</p>', html, re.S).group(0)
+    assert "✓" not in summary and "is-ok" not in summary
+    assert re.findall(r'data-seat="(\d)"', summary) == ["0", "1", "2"]
+    assert "no cards or points yet" in html and "points typed" not in html
+    html = post_hand(
+        client, token, {"closer": "1", "h1": GERMAN[0].split(), "p0": "5", "p2": "7"}, save=False, expect=200
+    )
+    summary = re.search(r'<p id="summary".*?</p>', html, re.S).group(0)
+    assert "✓" in summary and "is-ok" in summary
+
+
+# -- points typed as a sum ------------------------------------------------------------------------
+def test_points_typed_as_a_sum_are_added_up(client, app):
+    token = create_table(client, ["Ana", "Ben", "Carla"])
+    enter_points(client, token, 0, {0: 2, 1: "12+11+7", 2: "4 + 5"})
+    assert totals(client, token) == [2, 30, 9]
+    html = post_hand(client, token, {"closer": "0", "closer_score": "0", "p1": "12+x", "p2": "5"}, expect=400)
+    assert "12+x is not a whole number." in refused_box(html)
+
+
+# -- numbers that read right --------------------------------------------------------------------------
+def badge_of(html: str, name: str) -> str:
+    card = re.search(rf'<span class="name">{name}.*?</li>', html, re.S).group(0)
+    warn = re.search(r'<span class="badge warn">([^<]*)</span>', card)
+    return warn.group(1) if warn else ""
+
+
+def test_at_99_out_over_100_takes_2_and_the_badge_leaves_with_the_match(client):
+    """Out is "over 100": at 99 a player needs 2 points to go out, not 1;
+    once the match is over nobody, the winner least, is in danger."""
+    token = create_table(client, ["Ana", "Ben"])
+    enter_points(client, token, 0, {0: 1, 1: 60})
+    enter_points(client, token, 0, {0: 1, 1: 39})
+    assert badge_of(client.get(f"/t/{token}").get_data(as_text=True), "Ben") == "2 points to go out"
+    client.set_cookie("lang", "es_AR")
+    assert badge_of(client.get(f"/t/{token}").get_data(as_text=True), "Ben") == "le faltan 2 para quedar afuera"
+    enter_points(client, token, 1, {0: 50, 1: 1})  # Ana 52; Ben 100: on the limit, still in
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert badge_of(html, "Ana") == "" and badge_of(html, "Ben") == "en el límite, sigue"
+    enter_points(client, token, 1, {0: 40, 1: -10})  # Ana 92: 9 to go; Ben 90
+    assert badge_of(client.get(f"/t/{token}").get_data(as_text=True), "Ana") == "le faltan 9 para quedar afuera"
+    enter_points(client, token, 0, {0: 1, 1: 20})  # Ben 110: out, Ana wins at 93
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "ganador" in html or "ganadora" in html or "gana" in html
+    assert badge_of(html, "Ana") == "" and badge_of(html, "Ben") == ""
+
+
+def test_reaching_100_puts_out_at_99_with_1(client):
+    token = create_table(client, ["Ana", "Ben"], eliminate="reach")
+    enter_points(client, token, 0, {0: 1, 1: 60})
+    enter_points(client, token, 0, {0: 1, 1: 39})
+    assert badge_of(client.get(f"/t/{token}").get_data(as_text=True), "Ben") == "1 point to go out"
+
+
+def test_after_a_buy_back_the_card_says_the_total_that_put_her_out(client):
+    """Dani's +45 made 105 and put her out; she bought back in at 27: both on her card."""
+    token = create_table(client, FOUR)
+    enter_points(client, token, 0, {0: 2, 1: 10, 2: 20, 3: 60})
+    enter_points(client, token, 1, {0: 5, 1: 1, 2: 7, 3: 45})
+    decide_reentry(client, token, 3)
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    card = re.search(r'<span class="name">Dani.*?</li>', html, re.S).group(0)
+    assert '<span class="back-in">out at 105, back in at 27</span>' in card and "+45" in card
+    client.set_cookie("lang", "es_AR")
+    assert "afuera con 105, reenganchado con 27" in client.get(f"/t/{token}").get_data(as_text=True)
+
+
+# -- mistakes a table makes, put right ----------------------------------------------------------
+def settings_post(client, token, names, **extra):
+    html = client.get(f"/t/{token}/settings").get_data(as_text=True)
+    data = {"csrf_token": field(html, "csrf_token"), "version": field(html, "version"), "name": "", "target": "100"}
+    data.update({f"players-{i}": n for i, n in enumerate(names)})
+    data.update(extra)
+    return client.post(f"/t/{token}/settings", data=data)
+
+
+def test_a_name_typed_wrong_is_put_right_keeping_every_hand(client, app):
+    token = create_table(client, ["Ana", "Ben", "Calra"])
+    enter_points(client, token, 0, {0: 2, 1: 10, 2: 20})
+    assert 'name="players-2" value="Calra"' in client.get(f"/t/{token}/settings").get_data(as_text=True)
+    response = settings_post(client, token, ["Ana", "Ben", "Carla"])
+    assert response.status_code == 303
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Carla" in html and "Calra" not in html and totals(client, token) == [2, 10, 20]
+    assert table_of(app, token).names == ["Ana", "Ben", "Carla"]
+    # Two players with one name: refused at the names, nothing changed.
+    response = settings_post(client, token, ["Ana", "Ben", "ana"])
+    assert response.status_code == 400
+    assert '<p class="field-error" id="names-error" role="alert">Two players have the same name' in response.get_data(
+        as_text=True
+    )
+    assert table_of(app, token).names == ["Ana", "Ben", "Carla"]
+
+
+def test_a_name_put_right_in_es_ar(client, app):
+    client.set_cookie("lang", "es_AR")
+    token = create_table(client, ["Ana", "Ben", "Calra"])
+    html = client.get(f"/t/{token}/settings").get_data(as_text=True)
+    assert "Corregí un nombre mal escrito" in html
+    assert settings_post(client, token, ["Ana", "Ben", "Carla"]).status_code == 303
+    assert "Ajustes guardados" in client.get(f"/t/{token}").get_data(as_text=True)
+
+
+def test_a_tournament_table_keeps_its_names(app):
+    with app.app_context():
+        with transaction():
+            table = table_service.create_table(
+                name="", preset="classic", overrides={}, players=["Ana", "Ben"], first_dealer=0, suit_style="spanish"
+            )
+        try:
+            with db.session.no_autoflush:
+                table.round_id = 1  # as a tournament seats it (the check needs no round row)
+                table_service.change_settings(table, table.version, "", {}, None, ["Ana", "Benito"])
+        except ServiceError as error:
+            assert error.params["key"] == "rename_tournament"
+        else:
+            raise AssertionError("a tournament table was renamed")
+        finally:
+            db.session.rollback()
+
+
+def test_the_stake_can_be_set_until_the_first_hand_is_in(client, app):
+    token = create_table(client, ["Ana", "Ben"])
+    assert settings_post(client, token, ["Ana", "Ben"], stake="2.5").status_code == 303
+    with app.app_context():
+        assert str(db.session.query(GameTable).one().rules.stake) == "2.5"
+    enter_points(client, token, 0, {0: 2, 1: 10})
+    assert 'name="stake"' not in client.get(f"/t/{token}/settings").get_data(as_text=True)
+
+
+def test_presets_are_named_by_their_close(client):
+    html = client.get("/tables/new").get_data(as_text=True)
+    assert "Classic: close with one loose card worth 4 or less" in html and "German rules" not in html
+    client.set_cookie("lang", "es_AR")
+    html = client.get("/tables/new").get_data(as_text=True)
+    assert "Clásico: se corta con una carta suelta de 4 o menos" in html and "reglas alemanas" not in html
+    token = create_table(client, ["Ana", "Ben"], preset="fournier")
+    assert "Fournier: se corta con ≤ 5" in client.get(f"/t/{token}").get_data(as_text=True)
+
+
+def test_the_home_page_writes_dates_as_the_language_does(client, app):
+    client.set_cookie("lang", "es_AR")
+    create_table(client, ["Ana", "Ben"])
+    with app.app_context():
+        moment = db.session.query(GameTable).one().updated_at
+    html = client.get("/").get_data(as_text=True)
+    shown = re.search(r'<time datetime="([^"]+)" data-local>([^<]+)</time>', html)
+    assert shown and shown.group(1).startswith(moment.strftime("%Y-%m-%dT%H:%M"))
+    assert shown.group(2) == f"{moment.day}/{moment.month}/{moment.strftime('%y')}, {moment.strftime('%H:%M')}"
+    assert moment.strftime("%Y-%m-%d") not in re.sub(r'datetime="[^"]+"', "", html)
