@@ -335,6 +335,7 @@ REFUSAL_TEXT = {
     "full_close": "Nobody lays off onto the melds of a closer who had all seven combined.",
     "closer_only": "These rules allow laying off only onto the closer's melds.",
     "run_limit": "At most {limit} card(s) may be added to one run in a turn (two decks).",
+    "not_yet": "That meld was not on the table yet: its player shows later.",
 }
 
 
@@ -357,8 +358,10 @@ class RefusedLayoff:
 
 def refused_layoffs(hands: Sequence[Sequence[Card]], rules: Rules, result: HandResult) -> list[RefusedLayoff]:
     """The lay-offs a table might argue about: loose cards that would make a
-    valid meld on the table, refused only by a rule.  Replays the settled
-    hand turn by turn, so each player sees the table as extended before them."""
+    valid meld on the table, refused only by a rule, and loose cards that
+    fit a meld of a player who shows later (``not_yet``: in turn, that meld
+    was not on the table yet, SPEC §5).  Replays the settled hand turn by
+    turn, so each player sees the table as extended before them."""
     if result.results is None:
         return []
     ctx = meld_context(rules)
@@ -397,4 +400,17 @@ def refused_layoffs(hands: Sequence[Sequence[Card]], rules: Rules, result: HandR
                     refused.append(RefusedLayoff(player, card, owner, j, rule, limit))
         for j, m in enumerate(mine.melds):
             table[(player, j)] = [deck.card_id(c) for c in m]
+    said = {(x.player, x.card) for x in refused}
+    for k in range(1, n):
+        player = (closer + k) % n
+        for card in dict.fromkeys(result.results[player].deadwood):
+            later = (
+                (owner, j)
+                for owner in ((closer + k2) % n for k2 in range(k + 1, n))
+                for j, m in enumerate(result.results[owner].melds)
+                if ctx.meld_info(tuple(sorted((*(deck.card_id(c) for c in m), deck.card_id(card))))) is not None
+            )
+            spot = next(later, None)
+            if spot is not None and (player, card) not in said and rules.layoffs != Layoffs.NONE:
+                refused.append(RefusedLayoff(player, card, spot[0], spot[1], "not_yet"))
     return refused

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import Entry, EntryMode, GameTable, Hand
+from ..models import Entry, EntryMode, GameTable, Hand, now
 from ..rules import Card, ChinchonError, HandResult, check_close, format_cards, parse_card, settle_hand
 from ..rules.close import CloseVerdict, chinchon_score, max_hand_points, possible_closer_scores
 from ..rules.errors import CountError
-from ..rules.settle import PlayerResult
+from ..rules.settle import PlayerResult, RefusedLayoff, refused_layoffs
 from .nextstep import verify_next_hand, verify_open
 from .standing import HandMisfit, Standing, events_of, replay, standing, standing_before
 from .unit import AlreadySaved, ServiceError, check_new_submission, claim
@@ -103,6 +104,8 @@ class SavedHand:
     version: int
     next_number: int
     last: LastHand | None
+    #: The later hands a correction undid (``drop_later``), by number.
+    dropped: tuple[int, ...] = ()
 
 
 #: Points as typed: a whole number, signed or not (at most 9 digits), or a
@@ -129,6 +132,12 @@ class Judgement:
     points: dict[int, int]
     #: What is still missing (a player's points not typed yet), first first.
     missing: list[ServiceError] = field(default_factory=list)
+    #: Loose cards that fit a meld yet were not laid off, and why (a rule,
+    #: or the meld's player showing later), by seat (``player``/``owner``).
+    refused: list[RefusedLayoff] = field(default_factory=list)
+
+    def refused_of(self, seat: int) -> list[RefusedLayoff]:
+        return [x for x in self.refused if x.player == seat]
 
     @property
     def legal(self) -> bool:
@@ -391,6 +400,16 @@ def judge(current: Standing, entry: HandEntry, data: HandInput | None = None) ->
         order = carded
     if result.results is None:
         return Judgement(result, order, {})
+    refused = []
+    if len(order) > 1:  # why a loose card that fits a meld stayed loose, said at its player's row
+        hands = [
+            [*data.cards.get(s, []), *([data.discard] if s == data.closer and data.discard is not None else [])]
+            for s in order
+        ]
+        refused = [
+            replace(x, player=order[x.player], owner=order[x.owner])
+            for x in refused_layoffs(hands, current.rules, result)
+        ]
     points = {s: r.points for s, r in zip(order, result.results, strict=True)}
     missing = []
     for seat in seats:
@@ -403,7 +422,7 @@ def judge(current: Standing, entry: HandEntry, data: HandInput | None = None) ->
                 missing.append(error)
                 continue
             points[seat] = 0  # after a Chinchón that wins the match, the others' points change nothing
-    return Judgement(result, order, points, missing)
+    return Judgement(result, order, points, missing, refused)
 
 
 def _settle_carded(current: Standing, entry: HandEntry, data: HandInput, carded: list[int]) -> HandResult:
@@ -490,11 +509,20 @@ def entry_of(hand: Hand) -> HandEntry:
 
 # -- saving ---------------------------------------------------------------------------------------
 def save_hand(
-    table: GameTable, version: int | None, submission: str, entry: HandEntry, *, replaces: Hand | None = None
+    table: GameTable,
+    version: int | None,
+    submission: str,
+    entry: HandEntry,
+    *,
+    replaces: Hand | None = None,
+    drop_later: bool = False,
 ) -> SavedHand:
     """Judge the hand and store it (inside the unit of work): every player by
     cards (the engine settles it all), by points, or some by cards and the
-    others by points.  ``replaces``: the hand this one corrects.
+    others by points.  ``replaces``: the hand this one corrects;
+    ``drop_later``: a correction the later hands no longer fit undoes them,
+    from the first that does not fit on (and the buy-backs after them), kept
+    in the history to be restored or entered again.
 
     Raises :class:`AlreadySaved` for a replayed form, :class:`StaleError`
     when the table changed since the form was shown, a coded
@@ -507,6 +535,7 @@ def save_hand(
         verify_next_hand(table, current)
     else:
         verify_open(table)
+    was_active = {h.id: h.number for h in table.active_hands()}
     checked = check_entry(current, entry)
     if checked.problems:
         raise checked.refusal()
@@ -516,11 +545,13 @@ def save_hand(
     # How the others were entered, stored with the hand: the page opens the same way next time.
     table.entry_mode = EntryMode.CARDS if any(entry.cards.get(s) for s in others) else EntryMode.POINTS
     if judgement is None or judgement.all_cards:
-        hand = store_hand(table, version, submission, data, replaces=replaces)
+        hand = store_hand(table, version, submission, data, replaces=replaces, drop_later=drop_later)
     else:  # some by cards, the others by points: check_entry found the close legal and every point in
-        hand = _store_mixed(table, version, submission, data, judgement, replaces=replaces)
+        hand = _store_mixed(table, version, submission, data, judgement, replaces=replaces, drop_later=drop_later)
+    still = {h.id for h in table.active_hands()}
+    dropped = tuple(n for i, n in was_active.items() if i not in still and replaces is not None and i != replaces.id)
     after = standing(table)
-    return SavedHand(hand.number, replaces is not None, table.version, after.next_number, LastHand.of(after))
+    return SavedHand(hand.number, replaces is not None, table.version, after.next_number, LastHand.of(after), dropped)
 
 
 def store_hand(
@@ -530,6 +561,7 @@ def store_hand(
     data: HandInput,
     *,
     replaces: Hand | None = None,
+    drop_later: bool = False,
 ) -> Hand:
     """Store one hand given as the engine takes it (or the new version of an
     edited one); inside the unit of work.  Digital play stores each closed
@@ -567,7 +599,7 @@ def store_hand(
             current.state.apply(event)  # the new hand continues the match as it stood
     else:
         replaces.replaced_by_id = hand.id
-        _replay_after_edit(table)
+        _replay_after_edit(table, drop_later)
     return hand
 
 
@@ -630,6 +662,7 @@ def _store_mixed(
     judgement: Judgement,
     *,
     replaces: Hand | None = None,
+    drop_later: bool = False,
 ) -> Hand:
     """A hand entered player by player: every player's points (the engine's
     for the players entered with cards) stored as points, and those
@@ -637,7 +670,7 @@ def _store_mixed(
     data.points = dict(judgement.points)
     data.chinchon = judgement.chinchon
     data.mode = EntryMode.POINTS
-    hand = store_hand(table, version, submission, data, replaces=replaces)
+    hand = store_hand(table, version, submission, data, replaces=replaces, drop_later=drop_later)
     order = judgement.seats
     by_seat = dict(zip(order, judgement.result.results or (), strict=True))
     for entry in hand.entries:
@@ -656,14 +689,24 @@ def _store_mixed(
     return hand
 
 
-def _replay_after_edit(table: GameTable) -> None:
+def _replay_after_edit(table: GameTable, drop_later: bool = False) -> None:
     """After an edit, re-entries the rules no longer allow are undone, and every
     later hand must still replay under the rules; the first that does not is
-    named, with what no longer fits and how many hands to undo to save the edit."""
+    named, with what no longer fits and how many hands to undo to save the edit.
+    ``drop_later``: those hands (and the buy-backs after them) are undone
+    instead, the last first, so the first is the one a tap restores."""
     hands = table.active_hands()
     try:
         replay(table, hands, table.active_reentries(), void_broken=True)
     except HandMisfit as misfit:
         number = misfit.params["number"]
         count = sum(1 for h in hands if h.number >= number)
-        raise ServiceError("later_hand", "closer", count=count, **misfit.params) from None
+        if not drop_later:
+            raise ServiceError("later_hand", "closer", count=count, **misfit.params) from None
+        stamp = now()
+        for k, h in enumerate(reversed([h for h in hands if h.number >= number])):
+            h.undone_at = stamp + timedelta(microseconds=k + 1)
+        for r in table.active_reentries():
+            if r.after_hand >= number:
+                r.undone_at = stamp
+        replay(table, table.active_hands(), table.active_reentries(), void_broken=True)

@@ -47,6 +47,16 @@ class EntryState:
     def tokens(self, seat: int) -> str:
         return " ".join(self.hands.get(seat, []))
 
+    def keep_only(self, seats: list[int]) -> None:
+        """Forget what the form holds for players no longer in (a hand entered again)."""
+        for held in (self.hands, self.points, self.choices):
+            for seat in [s for s in held if s not in seats]:
+                del held[seat]
+        self.misdraws &= set(seats)
+        if self.closer not in seats:
+            self.closer = None
+            self.active = ""
+
     def order(self, standing: Standing) -> list[int]:
         """Players still in, in play order starting with the closer."""
         return play_order(standing, self.closer)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from babel.lists import format_list
 from flask import Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
 from ..extensions import db
@@ -140,6 +142,7 @@ def _scoreboard_page(
         rematch_token=_rematch_token(table, link.role) if current.state.finished else None,
         can_undo=link.may("tables.undo") and table.kind is TableKind.PHYSICAL and undo_service.can_undo(table, current),
         restorable=undo_service.restorable_hand(table, current) if link.may("tables.restore") else None,
+        may_enter=link.may("tables.new_hand") and step.can_take_hand,
         rules_text=table_rules_line(table),
         **in_round(table, current),
         error=error,
@@ -257,6 +260,14 @@ def _rematch_token(table: GameTable, role: Role) -> str | None:
 
 
 # -- entering a hand ------------------------------------------------------------------------
+def numbers_text(numbers) -> str:
+    """Hand numbers as a table says them: "7", "7 and 8", "7–9"."""
+    numbers = list(numbers)
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}–{numbers[-1]}"
+    return format_list([str(n) for n in numbers], locale=str(get_locale())) if numbers else ""
+
+
 def _field_key(field: str) -> str:
     """Where a refusal's field is on the hand page: ``closer``, a player's
     cards (``h2``), the discard (``hd``) or a player's points (``p2``)."""
@@ -298,6 +309,7 @@ def _entry_page(
     if first_cards is not None:
         state.active = first_cards
     step = next_step(table, current) if number is None else None
+    later = [h.number for h in table.active_hands() if number is not None and h.number > number]
     context = dict(
         table=table,
         token=link.token,
@@ -309,6 +321,9 @@ def _entry_page(
         at_field=at_field,
         anchor=anchor,
         misdrawn=hand_service.misdrawn(current, entry),
+        later=later,
+        later_text=numbers_text(later),
+        drop_offered=error is not None and error.params.get("key") == "later_hand",
         grid_view=grid_view(state, current, table.suit_style),
         order=state.order(current),
         closer_scores=sorted(possible_closer_scores(current.rules)),
@@ -376,7 +391,7 @@ def _kept_entry(link: Link, state: EntryState):
     return _entry_page(link, fresh, state, status=409, other=kept)
 
 
-def _save(link: Link, current: Standing, state: EntryState, *, replaces=None):
+def _save(link: Link, current: Standing, state: EntryState, *, replaces=None, drop_later: bool = False):
     """Judge and store the form's hand in one service call.  A hand sent
     again by the phone's offline queue (offline.js) reads the outcome as JSON
     instead of following a redirect."""
@@ -384,7 +399,9 @@ def _save(link: Link, current: Standing, state: EntryState, *, replaces=None):
     queued = request.headers.get(QUEUE_HEADER) == QUEUED
     entry = state.entry()
     saved = attempt(
-        lambda: hand_service.save_hand(table, state.version, state.submission, entry, replaces=replaces),
+        lambda: hand_service.save_hand(
+            table, state.version, state.submission, entry, replaces=replaces, drop_later=drop_later
+        ),
         replayed=Replayed.HAND,
     )
     if isinstance(saved, Refused):
@@ -403,7 +420,18 @@ def _save(link: Link, current: Standing, state: EntryState, *, replaces=None):
         )
     if queued:
         return _stored_answer(saved)
-    if saved.corrected:
+    if saved.dropped:
+        flash(
+            ngettext(
+                "Hand %(number)s corrected; hand %(later)s was undone and kept: restore it or enter it again.",
+                "Hand %(number)s corrected; hands %(later)s were undone and kept: restore them or enter them again.",
+                len(saved.dropped),
+                number=saved.number,
+                later=numbers_text(saved.dropped),
+            ),
+            "ok",
+        )
+    elif saved.corrected:
         flash(_("Hand %(number)s corrected; every later total was recomputed.", number=saved.number), "ok")
     else:
         flash(_("Hand %(number)s saved.", number=saved.number), "ok")
@@ -457,6 +485,11 @@ def new_hand(link: Link):
         flash(error_text(step.error("closer")), "error")
         return redirect(url_for("tables.scoreboard", token=link.token)), 303
     if request.method == "GET":
+        again = _undone_hand(table, request.args.get("again", type=int))
+        if again is not None:  # an undone hand entered again: its values, for the players still in
+            state = state_of_hand(again, table.version)
+            state.keep_only(current.seats_in)
+            return _entry_page(link, current, state)
         closer = request.args.get("closer", type=int)  # picked on the scoreboard: one tap less
         state = EntryState(version=table.version, closer=closer if closer in current.seats_in else None)
         state.active = str(state.closer) if state.closer is not None else ""
@@ -465,6 +498,12 @@ def new_hand(link: Link):
     if saving:
         return _save(link, current, state)
     return _entry_page(link, current, state)
+
+
+def _undone_hand(table: GameTable, number: int | None):
+    """The hand of this number undone last (not one a correction replaced), or None."""
+    undone = [h for h in table.hands if h.number == number and h.undone_at is not None and h.replaced_by_id is None]
+    return max(undone, key=lambda h: (h.undone_at, h.id), default=None)
 
 
 @bp.route("/t/<token>/hands/<int:number>/edit", methods=["GET", "POST"])
@@ -478,8 +517,8 @@ def edit_hand(link: Link, number: int):
     if request.method == "GET":
         return _entry_page(link, before, state_of_hand(hand, table.version), number=number)
     state = read_state(request.form, before)
-    if request.form.get("action") == "save":
-        return _save(link, before, state, replaces=hand)
+    if request.form.get("action") in ("save", "save_drop"):
+        return _save(link, before, state, replaces=hand, drop_later=request.form.get("action") == "save_drop")
     return _entry_page(link, before, state, number=number)
 
 

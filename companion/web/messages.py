@@ -562,9 +562,18 @@ def _restore_text(p: dict) -> str:
     return _("Hand %(number)s can no longer be restored.", number=p["number"])
 
 
-def refusal_text(refused) -> str:
-    """Why a lay-off that fits is refused (a RefusedLayoff), translated."""
+def refusal_text(refused, names=None) -> str:
+    """Why a lay-off that fits is refused (a RefusedLayoff), translated;
+    ``names`` by the lay-off's player numbers, for a meld shown later."""
     match refused.rule:
+        case "not_yet" if names is not None:
+            return _(
+                "%(owner)s showed after %(name)s: that meld was not on the table yet.",
+                owner=names[refused.owner],
+                name=names[refused.player],
+            )
+        case "not_yet":
+            return _("that meld was not on the table yet: its player shows later.")
         case "no_layoffs":
             return _("these rules allow no laying off.")
         case "full_close":

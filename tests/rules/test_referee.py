@@ -59,4 +59,20 @@ def test_refused_by_the_italian_one_card_per_run():
         "3c 4e 5e 6e 1c 10o 12b",
     ]
     _, refused = settle(hands, get_rules("italy"))
-    assert refused == [(1, "3o", 0, 0, "run_limit")]
+    assert [x for x in refused if x[4] != "not_yet"] == [(1, "3o", 0, 0, "run_limit")]
+    # The others are loose cards that fit a meld of a player who showed later.
+    assert all(x[2] > x[0] for x in refused if x[4] == "not_yet")
+
+
+def test_a_card_fitting_a_meld_shown_later_stays_loose_german_rules():
+    """The German rulebook: after the close each player shows in turn and lays
+    off onto the melds already on the table.  Dani shows before Ana: her 6e
+    fits Ana's three 6s, which were not on the table yet, so it counts (16
+    points, not 10); said as ``not_yet``, with Ana's meld named."""
+    hands = ["1o 2o 3o 4o 10c 11c 12c 2e", "6e 2c 3c 5c 12b 11b 10b", "6o 6c 6b 1b 2b 3b 7e"]
+    result, refused = settle(hands, classic)
+    assert result.results is not None and result.results[1].points == 16
+    assert refused == [(1, "6e", 2, 0, "not_yet")]
+    # Shown the other way round (Ana first), Ana's 7e has nowhere to go and Dani's 6e is laid off.
+    result, refused = settle([hands[0], hands[2], hands[1]], classic)
+    assert result.results is not None and result.results[2].points == 10 and refused == []

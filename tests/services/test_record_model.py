@@ -378,6 +378,20 @@ def after_edit(t: MTable, hands: list[MHand]) -> list[MReentry]:
     return kept
 
 
+def drop_misfits(t: MTable, hands: list[MHand]) -> tuple[list[MHand], list[MReentry], list[MHand]]:
+    """A correction that undoes the later hands no longer fitting: from the
+    first hand that does not replay on, those hands and the re-entries after
+    them go; returns the hands kept, the re-entries kept and the hands undone."""
+    for i in range(1, len(hands) + 1):
+        try:
+            after_edit(t, hands[:i])
+        except MatchError:
+            first = hands[i - 1].number
+            before = MTable(**{**t.__dict__, "reentries": [r for r in t.reentries if r.after_hand < first]})
+            return hands[: i - 1], after_edit(before, hands[: i - 1]), hands[i - 1 :]
+    raise AssertionError("no hand misfits")
+
+
 def cents(amount: Decimal) -> int:
     return int((Decimal(amount) * 100).to_integral_value(rounding=ROUND_HALF_UP))
 
@@ -815,6 +829,9 @@ class RecordMachine(RuleBasedStateMachine):
         expected = None
         hands = t.hands
         kept = t.reentries
+        # A correction may undo the later hands that no longer fit along with it (kept to restore).
+        drop_later = old is not None and data.draw(st.sampled_from([True, False]))
+        dropped: list[MHand] = []
         if "rule" not in reasons:
             expected = self.expected_hand(t, carded, rules, old, state)
             if old is not None:
@@ -822,7 +839,10 @@ class RecordMachine(RuleBasedStateMachine):
                 try:
                     kept = after_edit(t, hands)
                 except MatchError:
-                    reasons.add("rule")
+                    if drop_later:
+                        hands, kept, dropped = drop_misfits(t, hands)
+                    else:
+                        reasons.add("rule")
             else:
                 hands = [*t.hands, expected]
 
@@ -838,7 +858,10 @@ class RecordMachine(RuleBasedStateMachine):
                         Hand.replaced_by_id.is_(None),
                     )
                 )
-            saved = hand_service.save_hand(table, version, submission, carded.entry(), replaces=replaces)
+            saved = hand_service.save_hand(
+                table, version, submission, carded.entry(), replaces=replaces, drop_later=drop_later
+            )
+            assert saved.dropped == tuple(h.number for h in dropped)
             return db.session.scalar(
                 select(Hand.id).where(
                     Hand.table_id == t.id,
@@ -853,6 +876,9 @@ class RecordMachine(RuleBasedStateMachine):
         if hand_id is REFUSED:
             return False
         t.hands, t.reentries = hands, kept
+        t.undone.extend(reversed(dropped))  # the first dropped is the one a restore brings back
+        if dropped:
+            STATS["correction", f"undid {len(dropped)} later hand(s)"] += 1
         t.version += 1
         t.hand_submissions.add(submission)
         self.check_stored(hand_id, carded, mode)
@@ -1098,6 +1124,28 @@ class RecordMachine(RuleBasedStateMachine):
         t.version += 1
         assert self.row(t).name == normalize_name(name)
 
+    @rule(data=st.data(), fresh=st.sampled_from(["Carla", "Calra", "ana", "  Dani  ", ""]))
+    def rename_player(self, data, fresh):
+        """A name typed wrong put right on the settings page: every hand stays
+        the seat's; an empty name or one another player has is refused."""
+        t = self.pick(data, list(self.tables.values()))
+        seat = data.draw(st.integers(0, len(t.names) - 1))
+        names = [fresh if i == seat else n for i, n in enumerate(t.names)]
+        version, stale = self.pick_version(data, t)
+        reasons = {"stale"} if stale else set()
+        wanted = [normalize_name(n) for n in names]
+        if wanted != t.names and (not all(wanted) or len({name_key(n) for n in wanted}) != len(wanted)):
+            reasons.add("rule")
+        got = self.attempt(
+            lambda: table_service.change_settings(self.row(t), version, self.row(t).name, {}, None, names),
+            reasons,
+            f"rename seat {seat} at table {t.id}",
+        )
+        if got is REFUSED:
+            return
+        t.names = wanted
+        t.version += 1
+
     @rule(data=st.data(), twice=st.booleans())
     def rematch(self, data, twice):
         tables = list(self.tables.values())
@@ -1321,6 +1369,13 @@ class RecordMachine(RuleBasedStateMachine):
             return made.id
 
         if last is not None and last.rematch is not None:
+            made = self.tables.get(last.rematch)
+            if made is not None and made.group is None:
+                # A rematch made on the table's own page before the table joined
+                # the group: the group's "play again" answers it and takes it in.
+                assert self.attempt(call, set(), "play again, taking the rematch in") == last.rematch
+                made.group = g.id
+                return
             # The table made before, as a rematch answers; only the group's
             # last activity moves (add_table touches it on every call).
             assert self.unchanged(call, "play again, again", touching=("groups", g.id)) == last.rematch

@@ -45,7 +45,7 @@ def html_text(fragment: str) -> str:
 
 
 def refused_box(html: str) -> str:
-    match = re.search(r'<section class="panel refused".*?</section>', html, re.S)
+    match = re.search(r'<section class="panel refusals".*?</section>', html, re.S)
     assert match, "no refusal at the top of the page"
     return match.group(0)
 
@@ -301,3 +301,66 @@ def test_the_home_page_writes_dates_as_the_language_does(client, app):
     assert shown and shown.group(1).startswith(moment.strftime("%Y-%m-%dT%H:%M"))
     assert shown.group(2) == f"{moment.day}/{moment.month}/{moment.strftime('%y')}, {moment.strftime('%H:%M')}"
     assert moment.strftime("%Y-%m-%d") not in re.sub(r'datetime="[^"]+"', "", html)
+
+
+# -- lay-offs in showing order ------------------------------------------------------------------
+SHOWING = {0: "1o 2o 3o 4o 10c 11c 12c 2e", 1: "6e 2c 3c 5c 12b 11b 10b", 2: "6o 6c 6b 1b 2b 3b 7e"}
+
+
+def test_a_six_not_laid_on_sixes_shown_later_is_explained_german_rules(client):
+    """German rules: each player shows in turn after the closer.  Carla
+    closed; Dani shows before Ana, so Dani's 6 of espadas could not go on
+    Ana's three 6s (not on the table yet): Dani scores 16, and her row says why."""
+    token = create_table(client, ["Carla", "Dani", "Ana"])
+    fields = {"closer": "0", **{f"h{seat}": cards.split() for seat, cards in SHOWING.items()}}
+    html = post_hand(client, token, fields, save=False, expect=200)
+    row = re.search(r'<tr data-seat="1">.*?</tr>', html, re.S).group(0)
+    assert "Ana showed after Dani: that meld was not on the table yet." in html_text(row)
+    assert re.search(r"<strong>16</strong>", row)
+    client.set_cookie("lang", "es_AR")
+    html = post_hand(client, token, fields, save=False, expect=200)
+    assert "Ana mostró después de Dani: ese juego todavía no estaba en la mesa." in html_text(html)
+    post_hand(client, token, fields)
+    assert totals(client, token) == [-10, 16, 7]
+
+
+# -- a correction that costs later hands ---------------------------------------------------------
+def test_a_correction_says_what_it_does_to_later_hands_and_keeps_them_to_enter_again(client, app):
+    """Carla went out in hand 2 and bought back in; hand 3 followed.  Hand 2
+    corrected so that Ben goes out instead: before saving, the page says hand
+    3 is worked out again; hand 3 no longer fits (Ben has points in it), so
+    the refusal offers to undo it with the correction; then hand 3 is one
+    tap from being entered again, with its values."""
+    token = create_table(client, FOUR)
+    enter_points(client, token, 0, {0: 1, 1: 50, 2: 60, 3: 5})
+    enter_points(client, token, 0, {0: 1, 1: 10, 2: 45, 3: 5})  # Carla 105: out
+    decide_reentry(client, token, 2)  # back in at 60 (Ben's)
+    enter_points(client, token, 0, {0: 1, 1: 10, 2: 5, 3: 5})
+    assert totals(client, token) == [3, 70, 65, 15]
+    edit = client.get(f"/t/{token}/hands/2/edit").get_data(as_text=True)
+    assert "Hand 3 was played after this one. Saving works its total" in html_text(edit)
+    response = enter_points(client, token, 0, {0: 1, 1: 60, 2: 10, 3: 5}, number=2, expect=400)
+    html = response.get_data(as_text=True)
+    assert "hand 3" in html_text(refused_box(html)).lower()
+    assert 'value="save_drop"' in refused_box(html) and totals(client, token) == [3, 70, 65, 15]  # nothing changed
+    data = {
+        "csrf_token": field(html, "csrf_token"),
+        "version": field(html, "version"),
+        "submission": field(html, "submission"),
+        "closer": "0",
+        "mode": "points",
+        **{f"p{seat}": str(p) for seat, p in {0: 1, 1: 60, 2: 10, 3: 5}.items()},
+        "action": "save_drop",
+    }
+    assert client.post(f"/t/{token}/hands/2/edit", data=data).status_code == 303
+    board = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Hand 2 corrected; hand 3 was undone and kept: restore it or enter it again." in html_text(board)
+    assert totals(client, token) == [2, 110, 70, 10]
+    decide_reentry(client, token, 1, buy=False)  # Ben stays out: hand 3 cannot come back as it was
+    board = client.get(f"/t/{token}").get_data(as_text=True)
+    assert "Enter hand 3 again" in board
+    again = client.get(f"/t/{token}/hands/new?again=3").get_data(as_text=True)
+    assert re.search(r'id="p2"[^>]*value="5"', again) and re.search(r'id="p3"[^>]*value="5"', again)
+    assert 'id="p1"' not in again and re.search(r'name="closer" value="0" checked', again)
+    enter_points(client, token, 0, {0: 1, 2: 5, 3: 5})
+    assert totals(client, token) == [3, 110, 75, 15]
