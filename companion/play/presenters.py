@@ -228,6 +228,8 @@ def review_page(table: GameTable, deal: Deal, review: Review) -> dict:
             "name": names[review.closer],
             "chance": review.steps[review.lost_at].closer_chance,
             "won": closer_judged and len(review.accuracy) == 1,
+            # Whose move it was (a stop or a reshuffle has nobody).
+            "by": steps[review.lost_at]["who"],
         }
     return {
         "table": table,

@@ -464,7 +464,9 @@ def _queue_answer(table: GameTable, refused: Refused) -> QueueAnswer:
     if refused.why is Why.STALE:
         answer["status"] = QueueStatus.STALE
     elif not refused.harmless:
-        answer["status"], answer["error"], answer["field"] = QueueStatus.REFUSED, refused.message, refused.field
+        # Every mistake at once, as the page says them (the queue shows the reason in one line).
+        said = [refused.message, *(error_text(e) for e in (refused.error.also if refused.error else ()))]
+        answer["status"], answer["error"], answer["field"] = QueueStatus.REFUSED, " ".join(said), refused.field
     return answer
 
 

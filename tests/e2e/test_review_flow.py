@@ -64,9 +64,10 @@ def test_a_bad_discard_is_marked_in_the_review(browser: Browser, browser_context
     assert step["judgement"]["loss"] == pytest.approx(loss, abs=0.011)
     row = page.locator(f"#move-{n}")
     expect(row.locator(".badge")).to_have_text(step["judgement"]["mark"])
-    expect(row.locator(".verdict")).to_contain_text(f"{step['judgement']['loss']:.1f} points better")
+    # One convention throughout: what the move cost against the best, in points.
+    expect(row.locator(".verdict")).to_contain_text(f"This move cost {step['judgement']['loss']:.1f} points.")
     # Robo's moves are shown, not judged; every move has its row.
-    assert page.locator(".review-moves > li").count() == len(review["steps"])
+    assert page.locator(".review-moves > li[id^=move-]").count() == len(review["steps"])
     judged = [i for i, s in enumerate(review["steps"]) if s["judgement"]]
     assert all(review["steps"][i]["move"]["seat"] == 0 for i in judged)
     # The board of that moment on a tap: every hand face up.

@@ -364,3 +364,44 @@ def test_a_correction_says_what_it_does_to_later_hands_and_keeps_them_to_enter_a
     assert 'id="p1"' not in again and re.search(r'name="closer" value="0" checked', again)
     enter_points(client, token, 0, {0: 1, 2: 5, 3: 5})
     assert totals(client, token) == [3, 110, 75, 15]
+
+
+# -- the review in a player's words ---------------------------------------------------------------
+def review_html(app, lang: str) -> str:
+    """The review page for a short hand: Ana draws, the stock runs out and is
+    reshuffled, Ben draws from the new stock; the hand was lost at Ana's throw."""
+    from types import SimpleNamespace
+
+    from flask import render_template
+
+    from companion.rules import get_rules, parse_card
+
+    def step(n, who, kind, card, stock, source=None):
+        return {"n": n, "who": who, "kind": kind, "source": source, "card": parse_card(card), "reason": None,
+                "judgement": None, "board": [], "top": None, "stock": stock, "chance": None}
+
+    steps = [step(1, "Ana", "draw", "3o", 1, "stock"), step(2, "Ana", "discard", "7c", 0), step(3, "Ben", "draw", "5e", 9, "stock")]
+    context = {
+        "table": SimpleNamespace(rules=get_rules("classic"), suit_style="spanish", name="", names=["Ana", "Ben"]),
+        "deal": SimpleNamespace(number=4),
+        "steps": steps,
+        "players": [],
+        "lost": {"n": 2, "name": "Ben", "chance": 0.6, "won": False, "by": "Ana"},
+        "closer": "Ben",
+        "closer_judged": False,
+        "thresholds": (3.0, 7.0, 15.0),
+        "back": "/",
+    }
+    with app.test_request_context(headers={"Cookie": f"lang={lang}"}):
+        return render_template("play/review.html", **context)
+
+
+def test_the_review_shows_a_reshuffle_and_who_made_the_move_that_lost_the_hand(app):
+    html = review_html(app, "en")
+    text = html_text(html)
+    assert "The stock ran out: the pile was shuffled into a new stock of 9 cards." in text
+    assert html.index('class="reshuffle"') > html.index('id="move-2"') and html.index('class="reshuffle"') < html.index('id="move-3"')
+    assert "The hand was lost at move 2, played by Ana:" in text and 'href="#move-2"' in html
+    text = html_text(review_html(app, "es_AR"))
+    assert "El mazo se terminó: el pozo se mezcló en un mazo nuevo de 9 cartas." in text
+    assert "La mano se perdió en la jugada 2, de Ana:" in text

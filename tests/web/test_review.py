@@ -153,13 +153,16 @@ def test_each_judged_move_lists_the_best_move_and_the_one_played(client, app):
         row = re.search(rf'<li id="move-{n}".*?</details>', html, re.S).group(0)
         assert "Before this move" in row
         listed = re.search(r'<ol class="options">(.*?)</ol>', row, re.S).group(1)
-        values = [float(v) for v in re.findall(r" · (-?[0-9.]+)", listed)]
-        top = [o["value"] for o in judged["options"][:3]]
-        made = judged["made"]["value"]
-        assert values[: len(top)] == pytest.approx(top, abs=0.051)  # shown to the tenth
-        assert values[0] == pytest.approx(judged["best"]["value"], abs=0.051)
-        assert "← played" in listed and len(values) == len(top) + (judged["made"] not in judged["options"][:3])
-        assert made in [pytest.approx(v, abs=0.051) for v in values]
+        # One sign convention: each move's cost against the best (the best costs nothing).
+        found = re.findall(r" · (the best|costs ([0-9.]+))", listed)
+        costs = [0.0 if said == "the best" else float(number) for said, number in found]
+        best = judged["best"]["value"]
+        top = [best - o["value"] for o in judged["options"][:3]]
+        made = best - judged["made"]["value"]
+        assert costs[: len(top)] == pytest.approx(top, abs=0.051)  # shown to the tenth
+        assert costs[0] == 0.0 and all(c >= 0 for c in costs)
+        assert "← played" in listed and len(costs) == len(top) + (judged["made"] not in judged["options"][:3])
+        assert made in [pytest.approx(v, abs=0.051) for v in costs]
         checked += 1
     assert checked
 
