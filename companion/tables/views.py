@@ -310,6 +310,7 @@ def _entry_page(
         state.active = first_cards
     step = next_step(table, current) if number is None else None
     later = [h.number for h in table.active_hands() if number is not None and h.number > number]
+    misdrawn = hand_service.misdrawn(current, entry)
     context = dict(
         table=table,
         token=link.token,
@@ -320,7 +321,9 @@ def _entry_page(
         refused=refused,
         at_field=at_field,
         anchor=anchor,
-        misdrawn=hand_service.misdrawn(current, entry),
+        misdrawn=misdrawn,
+        # ✓ in the summary: a hand Save would store as it stands (a mis-draw not yet confirmed is asked first).
+        savable=result is not None and result.complete and all(seat in state.misdraws for seat, _n in misdrawn),
         later=later,
         later_text=numbers_text(later),
         drop_offered=error is not None and error.params.get("key") == "later_hand",

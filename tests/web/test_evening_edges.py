@@ -123,6 +123,9 @@ def test_a_player_with_six_cards_is_asked_then_scored_as_a_misdraw_spec_4(client
     fields = {"closer": "0", "h0": GERMAN[0].split(), "h1": six, "p2": "40"}
     preview = post_hand(client, token, fields, save=False, expect=200)
     assert "Ben has 6 cards, not 7. Right: a mis-draw, count the 6 cards." in preview
+    assert "✓" not in re.search(r'<p id="summary".*?</p>', preview, re.S).group(0)  # not savable yet
+    confirmed = post_hand(client, token, {**fields, "m1": "y"}, save=False, expect=200)
+    assert "✓" in re.search(r'<p id="summary".*?</p>', confirmed, re.S).group(0)
     html = post_hand(client, token, fields, expect=400)
     assert "Ben has 6 cards, not 7: is that right?" in refused_box(html) and hand_count(app) == 0
     post_hand(client, token, {**fields, "m1": "y"})
@@ -377,10 +380,25 @@ def review_html(app, lang: str) -> str:
     from companion.rules import get_rules, parse_card
 
     def step(n, who, kind, card, stock, source=None):
-        return {"n": n, "who": who, "kind": kind, "source": source, "card": parse_card(card), "reason": None,
-                "judgement": None, "board": [], "top": None, "stock": stock, "chance": None}
+        return {
+            "n": n,
+            "who": who,
+            "kind": kind,
+            "source": source,
+            "card": parse_card(card),
+            "reason": None,
+            "judgement": None,
+            "board": [],
+            "top": None,
+            "stock": stock,
+            "chance": None,
+        }
 
-    steps = [step(1, "Ana", "draw", "3o", 1, "stock"), step(2, "Ana", "discard", "7c", 0), step(3, "Ben", "draw", "5e", 9, "stock")]
+    steps = [
+        step(1, "Ana", "draw", "3o", 1, "stock"),
+        step(2, "Ana", "discard", "7c", 0),
+        step(3, "Ben", "draw", "5e", 9, "stock"),
+    ]
     context = {
         "table": SimpleNamespace(rules=get_rules("classic"), suit_style="spanish", name="", names=["Ana", "Ben"]),
         "deal": SimpleNamespace(number=4),
@@ -400,7 +418,9 @@ def test_the_review_shows_a_reshuffle_and_who_made_the_move_that_lost_the_hand(a
     html = review_html(app, "en")
     text = html_text(html)
     assert "The stock ran out: the pile was shuffled into a new stock of 9 cards." in text
-    assert html.index('class="reshuffle"') > html.index('id="move-2"') and html.index('class="reshuffle"') < html.index('id="move-3"')
+    assert html.index('class="reshuffle"') > html.index('id="move-2"') and html.index('class="reshuffle"') < html.index(
+        'id="move-3"'
+    )
     assert "The hand was lost at move 2, played by Ana:" in text and 'href="#move-2"' in html
     text = html_text(review_html(app, "es_AR"))
     assert "El mazo se terminó: el pozo se mezcló en un mazo nuevo de 9 cartas." in text
