@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..bots.review import BLUNDER, INACCURACY, MISTAKE, Review, accuracy
+from ..bots.review import BLUNDER, INACCURACY, MISTAKE, Review, Step, accuracy
 from ..bots.review import VERSION as REVIEW_VERSION
 from ..models import Deal, GameTable
-from ..rules import SUITS, Card, best_melds
+from ..rules import SUITS, Card, Rules, best_melds
 from ..rules.close import Reason, check_close, legal_discards
-from ..rules.game import Close, Discard, Draw, HandGame, Move, Phase, Reshuffle, Void
+from ..rules.game import Close, Discard, Draw, HandGame, Move, Phase, Reshuffle, Source, Void
 from ..services.nextstep import NextStep
 
 
@@ -194,8 +194,10 @@ def review_page(table: GameTable, deal: Deal, review: Review) -> dict:
     steps = []
     for i, step in enumerate(review.steps):
         move = step.move
+        after = review.steps[i + 1].move if i + 1 < len(review.steps) else None
         steps.append(
             {
+                "gave_up": gave_up(step, after, rules, names),
                 "n": i + 1,
                 "who": names[step.seat] if step.seat is not None else None,
                 "kind": move.name,
@@ -241,6 +243,54 @@ def review_page(table: GameTable, deal: Deal, review: Review) -> dict:
         "closer_judged": closer_judged,
         "thresholds": (INACCURACY, MISTAKE, BLUNDER),
     }
+
+
+@dataclass(frozen=True, slots=True)
+class GaveUp:
+    """What a marked move gave up, in this hand's cards and points: the meld a
+    throw broke, the loose points it left against the best move's, who took
+    the card from the pile next; for a draw, the meld the pile's card made."""
+
+    broke: tuple[Card, ...] = ()
+    loose: tuple[int, int] | None = None  # (left by the move, left by the best)
+    fed: str | None = None
+    pile_meld: tuple[Card, ...] = ()
+
+
+def gave_up(step: Step, after: Move | None, rules: Rules, names: Sequence[str]) -> GaveUp | None:
+    """:class:`GaveUp` for a judged move with a mark (None otherwise)."""
+    judgement, move = step.judgement, step.move
+    if judgement is None or judgement.mark is None or step.seat is None:
+        return None
+    hand = list(step.hands[step.seat])
+    copies = rules.copies(len(step.hands))
+    if isinstance(move, Discard | Close):
+        best = judgement.best.card
+        melds = best_melds(hand, rules, copies=copies).melds
+        broke = next((m for m in melds if move.card in m), ())
+        loose = None
+        if best is not None and best != move.card:
+            left = [best_melds(_without(hand, c), rules, copies=copies).points for c in (move.card, best)]
+            loose = (left[0], left[1]) if left[0] != left[1] else None
+        fed = None
+        if isinstance(after, Draw) and after.source == Source.DISCARD and after.seat != step.seat:
+            fed = names[after.seat]
+        return GaveUp(broke=tuple(broke), loose=loose, fed=fed)
+    if (
+        isinstance(move, Draw)
+        and move.source == Source.STOCK
+        and judgement.best.move == "pile"
+        and step.top is not None
+    ):
+        melds = best_melds([*hand, step.top], rules, copies=copies).melds if len(hand) < 8 else ()
+        return GaveUp(pile_meld=tuple(next((m for m in melds if step.top in m), ())))
+    return None
+
+
+def _without(hand: list[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
 
 
 def match_accuracy(table: GameTable) -> dict[int, tuple[float, int]]:

@@ -377,6 +377,8 @@ def review_html(app, lang: str) -> str:
 
     from flask import render_template
 
+    from companion.bots.review import Judgement, Option
+    from companion.play.presenters import GaveUp
     from companion.rules import get_rules, parse_card
 
     def step(n, who, kind, card, stock, source=None):
@@ -399,6 +401,9 @@ def review_html(app, lang: str) -> str:
         step(2, "Ana", "discard", "7c", 0),
         step(3, "Ben", "draw", "5e", 9, "stock"),
     ]
+    made, best = Option("throw", parse_card("7c"), -9.0), Option("throw", parse_card("12e"), 3.5)
+    steps[1]["judgement"] = Judgement(made, best, (best, made))
+    steps[1]["gave_up"] = GaveUp(broke=(parse_card("5c"), parse_card("6c"), parse_card("7c")), loose=(19, 2), fed="Ben")
     context = {
         "table": SimpleNamespace(rules=get_rules("classic"), suit_style="spanish", name="", names=["Ana", "Ben"]),
         "deal": SimpleNamespace(number=4),
@@ -422,6 +427,41 @@ def test_the_review_shows_a_reshuffle_and_who_made_the_move_that_lost_the_hand(a
         'id="move-3"'
     )
     assert "The hand was lost at move 2, played by Ana:" in text and 'href="#move-2"' in html
+    move = html_text(re.search(r'<li id="move-2".*?</summary>', html, re.S).group(0))
+    assert "Best: throw King of espadas. This move cost 12.5 points." in move
+    assert "It broke a meld:" in move and "It left 19 loose points; the best move left 2." in move
+    assert "Ben took it from the pile next." in move
     text = html_text(review_html(app, "es_AR"))
     assert "El mazo se terminó: el pozo se mezcló en un mazo nuevo de 9 cartas." in text
     assert "La mano se perdió en la jugada 2, de Ana:" in text
+    assert "Rompió un juego:" in text and "Ben la levantó del pozo justo después." in text
+
+
+def test_a_marked_throw_says_the_meld_it_broke_the_loose_points_and_who_took_it(app):
+    """Ana holds 4-5-6 of oros, three aces, the 12 of copas and the 2 of
+    espadas and throws the 5 of oros: it broke her run, left 22 loose points
+    (4 + 6 of oros, 12 of copas counting 10, 2 of espadas) where throwing
+    the 12 of copas left 2, and Ben took it from the pile."""
+    from companion.bots.review import Judgement, Option, Step
+    from companion.play.presenters import gave_up
+    from companion.rules import get_rules, parse_card, parse_cards
+    from companion.rules.game import Discard, Draw, Source
+
+    rules = get_rules("classic")
+    hand = tuple(parse_cards("4o 5o 6o 1c 1e 1b 12c 2e"))
+    made, best = Option("throw", parse_card("5o"), -20.0), Option("throw", parse_card("12c"), 1.0)
+    step = Step(
+        Discard(0, parse_card("5o")),
+        (hand, tuple(parse_cards("3c 3e 7b 7c 10b 11b 2b"))),
+        None,
+        20,
+        Judgement(made, best, (best, made)),
+        None,
+    )
+    said = gave_up(step, Draw(1, Source.DISCARD, parse_card("5o")), rules, ["Ana", "Ben"])
+    assert said is not None
+    assert [str(c) for c in said.broke] == ["4o", "5o", "6o"]
+    assert said.loose == (22, 2) and said.fed == "Ben"
+    # A move without a mark gives nothing up worth saying.
+    fine = Step(Discard(0, parse_card("12c")), step.hands, None, 20, Judgement(best, best, (best, made)), None)
+    assert gave_up(fine, None, rules, ["Ana", "Ben"]) is None
