@@ -106,6 +106,8 @@ class SavedHand:
     last: LastHand | None
     #: The later hands a correction undid (``drop_later``), by number.
     dropped: tuple[int, ...] = ()
+    #: Whose buy-back a correction undid (the corrected hand no longer puts them out), by name.
+    unbought: tuple[str, ...] = ()
 
 
 #: Points as typed: a whole number, signed or not (at most 9 digits), or a
@@ -536,6 +538,7 @@ def save_hand(
     else:
         verify_open(table)
     was_active = {h.id: h.number for h in table.active_hands()}
+    bought = {r.id: (r.seat, r.after_hand) for r in table.active_reentries() if not r.declined}
     checked = check_entry(current, entry)
     if checked.problems:
         raise checked.refusal()
@@ -550,8 +553,17 @@ def save_hand(
         hand = _store_mixed(table, version, submission, data, judgement, replaces=replaces, drop_later=drop_later)
     still = {h.id for h in table.active_hands()}
     dropped = tuple(n for i, n in was_active.items() if i not in still and replaces is not None and i != replaces.id)
+    kept = {r.id for r in table.active_reentries()}
+    # Undone by the replay (the corrected hand no longer puts them out), not with a dropped hand.
+    unbought = tuple(
+        table.names[seat]
+        for i, (seat, after) in bought.items()
+        if i not in kept and after < min(dropped, default=after + 1)
+    )
     after = standing(table)
-    return SavedHand(hand.number, replaces is not None, table.version, after.next_number, LastHand.of(after), dropped)
+    return SavedHand(
+        hand.number, replaces is not None, table.version, after.next_number, LastHand.of(after), dropped, unbought
+    )
 
 
 def store_hand(

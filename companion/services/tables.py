@@ -92,7 +92,7 @@ def change_settings(
     overrides: Mapping[str, object],
     clock: TurnClock | str | None = None,
     names: Sequence[str] | None = None,
-) -> None:
+) -> bool:
     """New rules mid-match (inside :func:`transaction`) for the options
     :func:`changeable` allows (the others are refused, ``rule_fixed``): refused
     when the hands already played would no longer replay under them.  A
@@ -100,7 +100,8 @@ def change_settings(
     next deal on (the hand in play keeps the clock it was dealt with).
     ``names``: the players' names by seat, a name typed wrong put right
     ("Calra" → "Carla"); every hand stays the seat's, so nothing is lost.  A
-    tournament's table keeps the names the organizer seated."""
+    tournament's table keeps the names the organizer seated.  Returns
+    whether the rules changed (then every total was worked out again)."""
     verify_open(table, "name")
     if names is not None and [normalize_name(n) for n in names] != table.names:
         if table.round_id is not None:
@@ -115,6 +116,7 @@ def change_settings(
         raise ServiceError("rule_fixed", f"rules.{fixed}", option=fixed)
     options = {**table.overrides, **overrides}
     get_rules(table.preset, **options)
+    rules_changed = options != table.overrides
     table.overrides = options
     try:
         standing(table)
@@ -128,6 +130,7 @@ def change_settings(
         table.turn_clock = TurnClock(clock)
     table.name = normalize_name(name)
     claim(table, version)
+    return rules_changed
 
 
 def delete_table(table: GameTable) -> None:

@@ -196,9 +196,20 @@
     var target = event.target;
     var form = gridForm(target);
     if (!form || !form.contains(target) || !target.classList.contains("points")) return;
+    putRight(target);
     syncSummary(form);
     changed(form);
   });
+
+  // A field put right after a refused save: its message goes, here and in the list at the top.
+  function putRight(target) {
+    if (!target.id || target.getAttribute("aria-invalid") !== "true") return;
+    target.removeAttribute("aria-invalid");
+    var said = document.getElementById("e-" + target.id);
+    if (said) said.hidden = true;
+    var item = document.querySelector('[data-refused] li[data-field="' + target.id + '"]');
+    if (item) item.classList.add("put-right");
+  }
 
   // A tap on a filled points field selects its value: the next digits replace it.
   document.addEventListener("focusin", function (event) {

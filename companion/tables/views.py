@@ -305,11 +305,23 @@ def _entry_page(
     at_field: dict[str, str] = {}
     for found in refused:
         at_field.setdefault(anchor(found.field), found.message)
+
+    def whose(found: FormError) -> str:  # the player a refusal is about, where its words do not name them
+        seat = found.field.partition("[")[2].split("]")[0]
+        name = table.names[int(seat)] if seat.isdecimal() and int(seat) < len(table.names) else ""
+        return "" if name in found.message else name
+
+    listed = [(anchor(found.field), whose(found), found.message) for found in refused]
     first_cards = next((key[1:] for key in at_field if key.startswith("h") and key[1:].isdecimal()), None)
     if first_cards is not None:
         state.active = first_cards
     step = next_step(table, current) if number is None else None
     later = [h.number for h in table.active_hands() if number is not None and h.number > number]
+    bought_after = [
+        table.names[r.seat]
+        for r in table.active_reentries()
+        if number is not None and r.after_hand >= number and not r.declined
+    ]
     misdrawn = hand_service.misdrawn(current, entry)
     context = dict(
         table=table,
@@ -318,13 +330,15 @@ def _entry_page(
         state=state,
         result=result,
         problem=None if refused else problem,
-        refused=refused,
+        refused=listed,
         at_field=at_field,
         anchor=anchor,
         misdrawn=misdrawn,
         # ✓ in the summary: a hand Save would store as it stands (a mis-draw not yet confirmed is asked first).
         savable=result is not None and result.complete and all(seat in state.misdraws for seat, _n in misdrawn),
         later=later,
+        bought_after=format_list(bought_after, locale=str(get_locale())) if bought_after else "",
+        bought_count=len(bought_after),
         later_text=numbers_text(later),
         drop_offered=error is not None and error.params.get("key") == "later_hand",
         grid_view=grid_view(state, current, table.suit_style),
@@ -423,6 +437,16 @@ def _save(link: Link, current: Standing, state: EntryState, *, replaces=None, dr
         )
     if queued:
         return _stored_answer(saved)
+    if saved.unbought:
+        flash(
+            ngettext(
+                "%(names)s's buy-back was undone: the corrected hands no longer put them out.",
+                "The buy-backs of %(names)s were undone: the corrected hands no longer put them out.",
+                len(saved.unbought),
+                names=format_list(list(saved.unbought), locale=str(get_locale())),
+            ),
+            "ok",
+        )
     if saved.dropped:
         flash(
             ngettext(
@@ -577,7 +601,7 @@ def settings(link: Link):
         names = [request.form.get(f"players-{p.seat}", p.name) for p in table.players] if renamable else None
         changed = attempt(lambda: table_service.change_settings(table, version, name, overrides, clock, names))
         if not isinstance(changed, Refused):
-            flash(_("Settings saved; every total was recomputed."), "ok")
+            flash(_("Settings saved; every total was recomputed.") if changed else _("Settings saved."), "ok")
             return redirect(url_for("tables.scoreboard", token=link.token)), 303
         if changed.why is Why.STALE:
             changed.flash()

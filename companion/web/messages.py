@@ -347,7 +347,7 @@ def _entry_text(key: str | None, p: dict) -> str | None:
             )
         case "misdraw":
             return _(
-                "%(name)s has %(count)s cards, not 7: is that right? If so, tick it under the verdict.",
+                "%(name)s has %(count)s cards, not 7: is that right? If so, tick the box that says so.",
                 name=p["name"],
                 count=p["count"],
             )

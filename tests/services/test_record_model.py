@@ -846,6 +846,13 @@ class RecordMachine(RuleBasedStateMachine):
             else:
                 hands = [*t.hands, expected]
 
+        # Whose buy-back the correction undoes: no longer out after the corrected hand (not with a dropped hand).
+        unbought = sorted(
+            t.names[r.seat]
+            for r in t.reentries
+            if not r.declined and all(r is not k for k in kept) and (not dropped or r.after_hand < dropped[0].number)
+        )
+
         def call():
             table = self.row(t)
             replaces = None
@@ -862,6 +869,7 @@ class RecordMachine(RuleBasedStateMachine):
                 table, version, submission, carded.entry(), replaces=replaces, drop_later=drop_later
             )
             assert saved.dropped == tuple(h.number for h in dropped)
+            assert sorted(saved.unbought) == unbought, (saved.unbought, unbought)
             return db.session.scalar(
                 select(Hand.id).where(
                     Hand.table_id == t.id,

@@ -64,7 +64,13 @@ def test_a_refused_save_names_every_mistake_at_once_at_the_top_and_at_its_field(
         "-5 points is not possible for a player who did not close.",
         "Enter Dani's points.",
     ]
-    assert [html_text(li) for li in re.findall(r"<li>.*?</li>", box, re.S)] == messages
+    # The list names whose field each is about, where the words do not say it.
+    listed = [
+        "Ben: 1o is not a whole number.",
+        "Carla: -5 points is not possible for a player who did not close.",
+        "Enter Dani's points.",
+    ]
+    assert [html_text(li) for li in re.findall(r"<li.*?</li>", box, re.S)] == listed
     assert html.index(box) < html.index('class="tabs"')  # above the grid, where the page opens
     for seat, message in zip((1, 2, 3), messages, strict=True):
         assert f'href="#p{seat}"' in box
@@ -85,7 +91,7 @@ def test_a_refused_save_in_es_ar_speaks_voseo_at_the_top(client, app):
     html = post_hand(client, token, {"closer": "0", "closer_score": "-10", "p1": "1o"}, expect=400)
     box = refused_box(html)
     assert "Todavía no se guardó: hay 3 cosas para corregir" in box
-    assert "1o no es un número entero." in box and "Escribí los puntos de Carla." in box
+    assert "Ben: 1o no es un número entero." in html_text(box) and "Escribí los puntos de Carla." in html_text(box)
     assert hand_count(app) == 0
 
 
@@ -144,7 +150,9 @@ def test_six_cards_in_es_ar(client, app):
     html = post_hand(
         client, token, {"closer": "0", "h0": GERMAN[0].split(), "h1": GERMAN[1].split()[:6], "p2": "40"}, expect=400
     )
-    assert "Ben tiene 6 cartas, no 7: ¿está bien? Si es así, marcalo abajo del veredicto." in refused_box(html)
+    assert "Ben tiene 6 cartas, no 7: ¿está bien? Si es así, marcá la casilla que lo dice." in html_text(
+        refused_box(html)
+    )
 
 
 # -- the sticky summary ---------------------------------------------------------------------------
@@ -209,16 +217,19 @@ def test_reaching_100_puts_out_at_99_with_1(client):
 
 
 def test_after_a_buy_back_the_card_says_the_total_that_put_her_out(client):
-    """Dani's +45 made 105 and put her out; she bought back in at 27: both on her card."""
+    """Dani's +45 made 105 and put her out; she bought back in at 27: both on
+    her card, in words any gender reads ("se reenganchó"), and no "+45"
+    beside the 27."""
     token = create_table(client, FOUR)
     enter_points(client, token, 0, {0: 2, 1: 10, 2: 20, 3: 60})
     enter_points(client, token, 1, {0: 5, 1: 1, 2: 7, 3: 45})
     decide_reentry(client, token, 3)
     html = client.get(f"/t/{token}").get_data(as_text=True)
     card = re.search(r'<span class="name">Dani.*?</li>', html, re.S).group(0)
-    assert '<span class="back-in">out at 105, back in at 27</span>' in card and "+45" in card
+    assert '<span class="back-in">out at 105, back in at 27</span>' in card
+    assert "+45" not in card  # "+45" beside 27 read as a sum that does not add up
     client.set_cookie("lang", "es_AR")
-    assert "afuera con 105, reenganchado con 27" in client.get(f"/t/{token}").get_data(as_text=True)
+    assert "afuera con 105, se reenganchó con 27" in client.get(f"/t/{token}").get_data(as_text=True)
 
 
 # -- mistakes a table makes, put right ----------------------------------------------------------
@@ -465,3 +476,20 @@ def test_a_marked_throw_says_the_meld_it_broke_the_loose_points_and_who_took_it(
     # A move without a mark gives nothing up worth saying.
     fine = Step(Discard(0, parse_card("12c")), step.hands, None, 20, Judgement(best, best, (best, made)), None)
     assert gave_up(fine, None, rules, ["Ana", "Ben"]) is None
+
+
+def test_a_correction_that_undoes_a_paid_buy_back_says_so_before_and_after(client, app):
+    """Carla went out in hand 2 and bought back in (2 into the pot); hand 2
+    corrected so that she stays in: the page warns before saving, and after
+    it says her buy-back was undone, the pot back to what it was."""
+    token = create_table(client, FOUR, stake="2")
+    enter_points(client, token, 0, {0: 1, 1: 10, 2: 60, 3: 5})
+    enter_points(client, token, 0, {0: 1, 1: 10, 2: 45, 3: 5})  # Carla 105: out
+    decide_reentry(client, token, 2)  # back in at 20, 2 into the pot
+    assert "Pot: 10" in html_text(client.get(f"/t/{token}").get_data(as_text=True))
+    edit = html_text(client.get(f"/t/{token}/hands/2/edit").get_data(as_text=True))
+    assert "Carla bought back in after this hand or a later one: if the correction no longer puts them out" in edit
+    enter_points(client, token, 0, {0: 1, 1: 10, 2: 30, 3: 5}, number=2)
+    board = html_text(client.get(f"/t/{token}").get_data(as_text=True))
+    assert "Carla's buy-back was undone: the corrected hands no longer put them out." in board
+    assert totals(client, token) == [2, 20, 90, 10] and "Pot: 8" in board
