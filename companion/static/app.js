@@ -227,7 +227,7 @@
     if (form.dataset.focusNext === "sent") {
       delete form.dataset.focusNext;
       var summary = document.getElementById("summary");
-      if (summary && summary.classList.contains("is-ok")) focusNextPoints(form);
+      if (summary && summary.classList.contains("is-legal")) focusNextPoints(form);
     }
   });
 

@@ -85,6 +85,10 @@ def put_right_and_save(page: Page, javascript: bool = True) -> None:
         expect(page.locator("#e-p1")).to_be_hidden()
         expect(page.locator("#refused li").first).to_have_class("put-right")
         expect(page.locator("#e-p3")).to_be_visible()
+        # A tap on a filled box selects its value: what is typed next replaces it.
+        page.locator("#p2").click()
+        page.keyboard.type("5")
+        expect(page.locator("#p2")).to_have_value("5")
     page.fill("#p2", "5")
     page.fill("#p3", "12+11+7")
     page.get_by_role("button", name="Guardar la mano 1").click()
