@@ -493,3 +493,21 @@ def test_a_correction_that_undoes_a_paid_buy_back_says_so_before_and_after(clien
     board = html_text(client.get(f"/t/{token}").get_data(as_text=True))
     assert "Carla's buy-back was undone: the corrected hands no longer put them out." in board
     assert totals(client, token) == [2, 20, 90, 10] and "Pot: 8" in board
+
+
+def test_the_keep_awake_button_says_its_purpose_and_its_name_holds_its_words(client_without_language):
+    """ "☀" read as a light/dark switch: the button shows words, and in every
+    language its accessible name contains them (a voice command says what it sees)."""
+    c = client_without_language
+    c.set_cookie("lang", "en")
+    token = create_table(c, ["Ana", "Ben"])
+    for lang in ("en", "es", "es_AR", "de", "it", "sv"):
+        c.set_cookie("lang", lang)
+        html = c.get(f"/t/{token}/hands/new").get_data(as_text=True)
+        button = re.search(
+            r'<button type="button" class="wake"[^>]*aria-label="([^"]+)"[^>]*><span aria-hidden="true">([^<]+)</span>',
+            html,
+        )
+        assert button, lang
+        label, shown = unescape(button.group(1)), unescape(button.group(2))
+        assert "☀" not in shown and shown.lower() in label.lower(), (lang, shown, label)
