@@ -511,3 +511,17 @@ def test_the_keep_awake_button_says_its_purpose_and_its_name_holds_its_words(cli
         assert button, lang
         label, shown = unescape(button.group(1)), unescape(button.group(2))
         assert "☀" not in shown and shown.lower() in label.lower(), (lang, shown, label)
+
+
+def test_while_a_buy_back_waits_the_scoreboard_asks_it_before_offering_the_next_hand(client):
+    """The tryout typed a whole hand while Dani's buy-back waited, to be told
+    "Antes decidan si Dani se reengancha." only at Save: the scoreboard now
+    asks the question and offers no "who closed?" until it is answered."""
+    client.set_cookie("lang", "es_AR")
+    token = create_table(client, FOUR)
+    enter_points(client, token, 0, {0: 2, 1: 10, 2: 20, 3: 60})
+    enter_points(client, token, 1, {0: 5, 1: 1, 2: 7, 3: 45})  # Dani 105
+    html = client.get(f"/t/{token}").get_data(as_text=True)
+    assert 'class="panel closer-pick"' not in html and "Dani" in html
+    decide_reentry(client, token, 3, buy=False)
+    assert 'class="panel closer-pick"' in client.get(f"/t/{token}").get_data(as_text=True)

@@ -13,7 +13,7 @@ from flask_babel import force_locale, gettext, ngettext, pgettext
 
 from companion.web.i18n import money, negotiate_language, possessive
 
-from .helpers import GERMAN, create_table, enter_points, hand_form
+from .helpers import GERMAN, create_table, decide_reentry, enter_points, hand_form
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "companion" / "translations"
 
@@ -105,10 +105,10 @@ def test_a_page_in_es_ar_mixes_its_own_words_with_spain_s_never_english(client_w
 @pytest.mark.parametrize(
     "lang,expected,absent",
     [
-        ("es", ["Ana queda fuera.", "Bote: 4,00\xa0€", "(pone 1,00\xa0€ en el bote)", "Apuntar la mano 3"], ["afuera"]),
+        ("es", ["Ana queda fuera.", "Bote: 4,00\xa0€", "(pone 1,00\xa0€ en el bote)"], ["afuera"]),
         (
             "es_AR",
-            ["Ana queda afuera.", "Premio: $4,00", "(pone $1,00 para el premio)", "Anotar la mano 3"],
+            ["Ana queda afuera.", "Premio: $4,00", "(pone $1,00 para el premio)"],
             ["Bote", "€", "Apuntar"],
         ),
     ],
@@ -124,6 +124,9 @@ def test_the_scoreboard_in_each_spanish(client_without_language, lang, expected,
         assert text in html.replace("&nbsp;", "\xa0"), text
     for text in absent:
         assert text not in html, text
+    # Ana's buy-back answered, the next hand is offered in the variant's words.
+    decide_reentry(c, token, 0, buy=False)
+    assert {"es": "Apuntar la mano 3", "es_AR": "Anotar la mano 3"}[lang] in page(c, f"/t/{token}")
 
 
 @pytest.mark.parametrize(

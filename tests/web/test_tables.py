@@ -256,7 +256,7 @@ def test_reentry_refused_with_only_two_left(client, app):
     enter_points(client, token, 1, {0: 60, 1: 3, 2: 20})
     enter_points(client, token, 1, {0: 41, 1: 3, 2: 20})
     html = client.get(f"/t/{token}").get_data(as_text=True)
-    assert "Re-entry refused: re-entry needs at least 3 players still in; only 2 are." in html
+    assert "No buy-back: re-entry needs at least 3 players still in; only 2 are." in html  # nobody asked: not "refused"
     data = {
         "csrf_token": csrf(client),
         "version": str(table_of(app, token).version),
