@@ -411,6 +411,7 @@ def refused_layoffs(hands: Sequence[Sequence[Card]], rules: Rules, result: HandR
                 if ctx.meld_info(tuple(sorted((*(deck.card_id(c) for c in m), deck.card_id(card))))) is not None
             )
             spot = next(later, None)
-            if spot is not None and (player, card) not in said and rules.layoffs != Layoffs.NONE:
+            # Only where laying off onto any player's melds is allowed (else the rule, not the turn, refuses it).
+            if spot is not None and (player, card) not in said and rules.layoffs == Layoffs.ALL:
                 refused.append(RefusedLayoff(player, card, spot[0], spot[1], "not_yet"))
     return refused

@@ -76,3 +76,11 @@ def test_a_card_fitting_a_meld_shown_later_stays_loose_german_rules():
     # Shown the other way round (Ana first), Ana's 7e has nowhere to go and Dani's 6e is laid off.
     result, refused = settle([hands[0], hands[2], hands[1]], classic)
     assert result.results is not None and result.results[2].points == 10 and refused == []
+
+
+def test_a_meld_shown_later_is_not_the_reason_where_only_the_closers_melds_take_lay_offs():
+    """With lay-offs onto the closer's melds only, Dani's 6 could never go on
+    Ana's 6s: the turn is not the reason, and nothing is said about it."""
+    hands = ["1o 2o 3o 4o 10c 11c 12c 2e", "6e 2c 3c 5c 12b 11b 10b", "6o 6c 6b 1b 2b 3b 7e"]
+    _, refused = settle(hands, get_rules(layoffs="closer_only"))
+    assert [x for x in refused if x[4] == "not_yet"] == []
