@@ -199,11 +199,18 @@ class Checked:
         return first
 
 
-def _field_rank(name: str, seats: Sequence[int]) -> tuple[int, int]:
-    """Where a field is on the hand page: who closed, the cards, the discard, the points."""
+def field_seat(name: str) -> tuple[str, int | None]:
+    """A refusal's field as its kind and seat: ``hands[2][0]`` → ("hands", 2),
+    ``closer`` → ("closer", None)."""
     kind, _sep, rest = name.partition("[")
     seat = rest.split("]")[0]
-    at = seats.index(int(seat)) if seat.isdecimal() and int(seat) in seats else 0
+    return kind, int(seat) if seat.isdecimal() else None
+
+
+def _field_rank(name: str, seats: Sequence[int]) -> tuple[int, int]:
+    """Where a field is on the hand page: who closed, the cards, the discard, the points."""
+    kind, seat = field_seat(name)
+    at = seats.index(seat) if seat in seats else 0
     return {"closer": 0, "hands": 1, "discard": 2, "points": 3}.get(kind, 4), at
 
 

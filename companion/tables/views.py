@@ -271,8 +271,7 @@ def numbers_text(numbers) -> str:
 def _field_key(field: str) -> str:
     """Where a refusal's field is on the hand page: ``closer``, a player's
     cards (``h2``), the discard (``hd``) or a player's points (``p2``)."""
-    kind, _sep, rest = field.partition("[")
-    seat = rest.split("]")[0]
+    kind, seat = hand_service.field_seat(field)
     return {"hands": f"h{seat}", "points": f"p{seat}", "discard": "hd"}.get(kind, "closer")
 
 
@@ -307,8 +306,8 @@ def _entry_page(
         at_field.setdefault(anchor(found.field), found.message)
 
     def whose(found: FormError) -> str:  # the player a refusal is about, where its words do not name them
-        seat = found.field.partition("[")[2].split("]")[0]
-        name = table.names[int(seat)] if seat.isdecimal() and int(seat) < len(table.names) else ""
+        _kind, seat = hand_service.field_seat(found.field)
+        name = table.names[seat] if seat is not None and seat < len(table.names) else ""
         return "" if name in found.message else name
 
     listed = [(anchor(found.field), whose(found), found.message) for found in refused]
