@@ -271,13 +271,9 @@ def _misdraws(current: Standing, entry: HandEntry) -> list[ChinchonError]:
     hold, SPEC §4) is stored only once the table says that is right."""
     names = current.table.names
     return [
-        ServiceError("misdraw", f"hands[{seat}]", name=names[seat], count=len(cards))
-        for seat, cards in entry.cards.items()
-        if seat != entry.closer
-        and seat in current.seats_in
-        and cards
-        and len(cards) != 7
-        and seat not in entry.misdraws
+        ServiceError("misdraw", f"hands[{seat}]", name=names[seat], count=count)
+        for seat, count in misdrawn(current, entry)
+        if seat not in entry.misdraws
     ]
 
 
