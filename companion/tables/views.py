@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from babel.lists import format_list
 from flask import Response, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..extensions import db
 from ..models import EntryMode, GameTable, TableKind
@@ -39,6 +38,7 @@ from ..web.cookies import remember_table, set_cookie
 from ..web.forms import SettingsForm, TableForm, table_problem
 from ..web.group_form import group_for_form
 from ..web.house_rules import signed
+from ..web.i18n import listed
 from ..web.messages import FormError, Replayed, Unconfirmed, error_text, unconfirmed_text
 from ..web.qr import qr_response
 from ..web.reentry import decide_reentry, offers
@@ -265,7 +265,7 @@ def numbers_text(numbers) -> str:
     numbers = list(numbers)
     if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return f"{numbers[0]}–{numbers[-1]}"
-    return format_list([str(n) for n in numbers], locale=str(get_locale())) if numbers else ""
+    return listed([str(n) for n in numbers])
 
 
 def _field_key(field: str) -> str:
@@ -310,17 +310,18 @@ def _entry_page(
         name = table.names[seat] if seat is not None and seat < len(table.names) else ""
         return "" if name in found.message else name
 
-    listed = [(anchor(found.field), whose(found), found.message) for found in refused]
+    lines = [(anchor(found.field), whose(found), found.message) for found in refused]
     first_cards = next((key[1:] for key in at_field if key.startswith("h") and key[1:].isdecimal()), None)
     if first_cards is not None:
         state.active = first_cards
     step = next_step(table, current) if number is None else None
-    later = [h.number for h in table.active_hands() if number is not None and h.number > number]
-    bought_after = [
-        table.names[r.seat]
-        for r in table.active_reentries()
-        if number is not None and r.after_hand >= number and not r.declined
-    ]
+    # A correction: the hands after it, and who bought back in after it (a new hand has neither).
+    later = [h.number for h in table.active_hands() if h.number > number] if number is not None else []
+    bought_after = (
+        [table.names[r.seat] for r in table.active_reentries() if r.after_hand >= number and not r.declined]
+        if number is not None
+        else []
+    )
     misdrawn = hand_service.misdrawn(current, entry)
     context = dict(
         table=table,
@@ -329,14 +330,14 @@ def _entry_page(
         state=state,
         result=result,
         problem=None if refused else problem,
-        refused=listed,
+        refused=lines,
         at_field=at_field,
         anchor=anchor,
         misdrawn=misdrawn,
         # ✓ in the summary: a hand Save would store as it stands (a mis-draw not yet confirmed is asked first).
         savable=result is not None and result.complete and all(seat in state.misdraws for seat, _n in misdrawn),
         later=later,
-        bought_after=format_list(bought_after, locale=str(get_locale())) if bought_after else "",
+        bought_after=listed(bought_after),
         bought_count=len(bought_after),
         later_text=numbers_text(later),
         drop_offered=error is not None and error.params.get("key") == "later_hand",
@@ -442,7 +443,7 @@ def _save(link: Link, current: Standing, state: EntryState, *, replaces=None, dr
                 "%(names)s's buy-back was undone: the corrected hands no longer put them out.",
                 "The buy-backs of %(names)s were undone: the corrected hands no longer put them out.",
                 len(saved.unbought),
-                names=format_list(list(saved.unbought), locale=str(get_locale())),
+                names=listed(saved.unbought),
             ),
             "ok",
         )

@@ -173,8 +173,12 @@ def pot_text(pot: Decimal, winners: Sequence[str], currency: str | None = None) 
         f"{name} {money(from_cents(cents), currency)}"
         for name, cents in split_pot(to_cents(Decimal(str(pot))), winners).items()
     ]
-    shared = format_list(shares, locale=str(get_locale() or DEFAULT_LANGUAGE))
-    return _("Shared pot of %(pot)s: %(shares)s", pot=money(pot, currency), shares=shared)
+    return _("Shared pot of %(pot)s: %(shares)s", pot=money(pot, currency), shares=listed(shares))
+
+
+def listed(items: Sequence[str]) -> str:
+    """Items joined as the page's language lists them: "Ana, Ben and Carla"."""
+    return format_list(list(items), locale=str(get_locale() or DEFAULT_LANGUAGE)) if items else ""
 
 
 def _currency_spacing(text: str, symbol: str) -> str:
