@@ -594,11 +594,12 @@ def settings(link: Link):
     table = link.table
     form = SettingsForm.for_table(table, submitted=request.method == "POST")
     renamable = table.round_id is None  # a tournament's tables keep the names the organizer seated
+    typed = [request.form.get(f"players-{p.seat}", p.name) for p in table.players]  # as sent, else as they are
     names_error = None
     if request.method == "POST" and form.validate():
         version, name, overrides = form.version.data, form.name.data or "", form.overrides()
         clock = form.clock.data if "clock" in form else None
-        names = [request.form.get(f"players-{p.seat}", p.name) for p in table.players] if renamable else None
+        names = typed if renamable else None
         changed = attempt(lambda: table_service.change_settings(table, version, name, overrides, clock, names))
         if not isinstance(changed, Refused):
             flash(_("Settings saved; every total was recomputed.") if changed else _("Settings saved."), "ok")
@@ -613,7 +614,6 @@ def settings(link: Link):
             target.errors = [*target.errors, changed.message]
     status = 400 if request.method == "POST" else 200
     rules_text = table_rules_line(table)
-    typed = [request.form.get(f"players-{p.seat}", p.name) for p in table.players]
     return render_template(
         "tables/settings.html",
         table=table,
