@@ -91,6 +91,17 @@ def enter_cards(client, token, closer, hands, *, discard="", number=None, extra=
     return response
 
 
+def post_hand(client, token, fields, *, save=True, expect=303):
+    """The new-hand form sent with ``fields`` (saved, or only checked)."""
+    data = hand_form(client, token)
+    data.update(fields)
+    if save:
+        data["action"] = "save"
+    response = client.post(f"/t/{token}/hands/new", data=data)
+    assert response.status_code == expect, response.get_data(as_text=True)[-3000:]
+    return response
+
+
 def enter_points(client, token, closer, points, *, chinchon=False, expect=303, number=None):
     data = hand_form(client, token, number)
     data.update({"closer": str(closer), "mode": "points", "action": "save"})

@@ -7,17 +7,7 @@ import re
 from companion.extensions import db
 from companion.models import Entry, Hand
 
-from .helpers import GERMAN, create_table, hand_count, hand_form, totals
-
-
-def post_hand(client, token, fields, *, save=True, expect=303):
-    data = hand_form(client, token)
-    data.update(fields)
-    if save:
-        data["action"] = "save"
-    response = client.post(f"/t/{token}/hands/new", data=data)
-    assert response.status_code == expect, response.get_data(as_text=True)[-3000:]
-    return response
+from .helpers import GERMAN, create_table, hand_count, hand_form, post_hand, totals
 
 
 def test_the_closers_cards_and_the_others_points(client, app):

@@ -22,22 +22,19 @@ from .helpers import (
     enter_points,
     field,
     hand_count,
-    hand_form,
     table_of,
     totals,
+)
+from .helpers import (
+    post_hand as send_hand,
 )
 
 FOUR = ["Ana", "Ben", "Carla", "Dani"]
 
 
-def post_hand(client, token, fields, *, expect=303, save=True):
-    data = hand_form(client, token)
-    data.update(fields)
-    if save:
-        data["action"] = "save"
-    response = client.post(f"/t/{token}/hands/new", data=data)
-    assert response.status_code == expect, response.get_data(as_text=True)[-3000:]
-    return response.get_data(as_text=True)
+def post_hand(client, token, fields, *, expect=303, save=True) -> str:
+    """The page the new-hand form answers (``helpers.post_hand``)."""
+    return send_hand(client, token, fields, expect=expect, save=save).get_data(as_text=True)
 
 
 def html_text(fragment: str) -> str:
