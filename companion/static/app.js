@@ -212,10 +212,22 @@
   }
 
   // A tap on a filled points field selects its value: the next digits replace it.
+  // The tap's own mouseup would put a caret in place of the selection: it is
+  // stopped once, right after the focus (else, racing it, "5" typed on "-5" read "5-5").
   document.addEventListener("focusin", function (event) {
     var target = event.target;
     if (!target.classList || !target.classList.contains("points") || !target.value) return;
-    setTimeout(function () { if (document.activeElement === target) target.select(); }, 0);
+    target.select();
+    target.dataset.selected = "1";
+  });
+  document.addEventListener("mouseup", function (event) {
+    var target = event.target;
+    if (!target.dataset || target.dataset.selected !== "1") return;
+    delete target.dataset.selected;
+    event.preventDefault();
+  });
+  document.addEventListener("focusout", function (event) {
+    if (event.target.dataset) delete event.target.dataset.selected;
   });
 
   // After each verdict: the typed scores the server has not seen yet, and the
