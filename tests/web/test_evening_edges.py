@@ -522,3 +522,20 @@ def test_while_a_buy_back_waits_the_scoreboard_asks_it_before_offering_the_next_
     assert 'class="panel closer-pick"' not in html and "Dani" in html
     decide_reentry(client, token, 3, buy=False)
     assert 'class="panel closer-pick"' in client.get(f"/t/{token}").get_data(as_text=True)
+
+
+def test_garbage_in_the_new_fields_gets_words_and_stores_nothing(client, app):
+    """A 41-letter name, a hand number that is no number, a mis-draw box for
+    nobody: clear words in es-AR where there is something to say, nothing stored."""
+    client.set_cookie("lang", "es_AR")
+    token = create_table(client, ["Ana", "Ben", "Calra"])
+    response = settings_post(client, token, ["Ana", "Ben", "C" * 41])
+    assert response.status_code == 400
+    assert "El nombre de un jugador tiene como mucho 40 caracteres." in html_text(response.get_data(as_text=True))
+    assert table_of(app, token).names == ["Ana", "Ben", "Calra"]
+    assert client.get(f"/t/{token}/hands/new?again=x").status_code == 200  # no such hand: a fresh form
+    assert client.get(f"/t/{token}/hands/new?again=99").status_code == 200
+    html = post_hand(
+        client, token, {"closer": "0", "closer_score": "-10", "p1": "5", "p2": "7", "m9": "y", "m1": "<b>"}
+    )
+    assert "Redirecting" in html and hand_count(app) == 1 and totals(client, token) == [-10, 5, 7]
