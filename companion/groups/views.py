@@ -33,6 +33,8 @@ from ..services.groups import (
     update_group,
 )
 from ..services.ledger import from_cents
+from ..services.ratings import win_chances
+from ..services.statistics import group_ratings
 from ..services.transfer import export_bundle
 from ..services.unit import ServiceError
 from ..web.access import OWNER_ONLY, PLAYER, READ, WATCH, WRITE, Link, Role, allow, group_link, may_show
@@ -110,6 +112,8 @@ def _season_page(link: Link, number: int):
     everything = matches(group)
     season_matches = [m for m in everything if m.season == number]
     lines = standings(group, season_matches)
+    last = everything[-1] if everything else None
+    chances = win_chances(group_ratings(everything), last.players) if last and not last.computers else None
     context = dict(
         group=group,
         role=role,
@@ -125,7 +129,8 @@ def _season_page(link: Link, number: int):
         buckets=BUCKETS,
         bucket_colours=BUCKET_COLOURS,
         table_link=lambda t: table_link(t, role),
-        last=everything[-1] if everything else None,
+        last=last,
+        chances=chances,
         figures=figures,
         format_date=format_date,
     )

@@ -53,6 +53,7 @@ from flask import current_app
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+from openskill.models import PlackettLuce
 from sqlalchemy import delete, select, text
 
 from companion.bots import review as reviews
@@ -86,6 +87,7 @@ from companion.services import hands as hand_service
 from companion.services import play
 from companion.services import reentries as reentry_service
 from companion.services import seats as seat_service
+from companion.services import statistics as statistics_service
 from companion.services import summary as summary_service
 from companion.services import tables as table_service
 from companion.services import undo as undo_service
@@ -574,6 +576,38 @@ class Raw:
 
     def match(self, tid: int) -> MatchState:
         return replay_match(self.names(tid), self.events(tid), self.rules(tid))
+
+
+def finishing_places(raw: Raw, tid: int) -> dict[int, int] | None:
+    """Each seat's place in a finished match between people, replayed event by
+    event: the winners; the players still in, lower total first; those out,
+    the last out first (lower total first among the same hand); equal keys
+    share a place; a person whose seat the computer still plays (they left)
+    last.  None for a match not finished or with a computer player."""
+    players = raw.players[tid]
+    if any(p["kind"] != "human" for p in players):
+        return None
+    names = raw.names(tid)
+    state = MatchState.start(names, raw.rules(tid))
+    out_at: dict[str, int] = {}
+    for i, event in enumerate(raw.events(tid)):
+        before = set(state.out)
+        state.apply(event)
+        out_at.update({n: i for n in state.out if n not in before})
+    if not state.finished:
+        return None
+
+    def key(name: str) -> tuple[int, int, int]:
+        if name in state.winners:
+            return (0, 0, 0)
+        if name not in state.out:
+            return (1, 0, state.totals[name])
+        return (2, -out_at[name], state.totals[name])
+
+    left = {p["seat"] for p in players if p["stand_in_since"] is not None}
+    keys = {seat: key(name) for seat, name in enumerate(names) if seat not in left}
+    places = {seat: 1 + sum(other < k for other in keys.values()) for seat, k in keys.items()}
+    return places | dict.fromkeys(left, len(keys) + 1)
 
 
 def wipe() -> None:
@@ -1951,6 +1985,8 @@ class RecordMachine(RuleBasedStateMachine):
             assert len(shown) == len(got)
             assert shown == lines, f"group {g.id}, season {number}"
 
+        self.check_ratings(raw, matches, everything)
+
         balances: dict[str, int] = defaultdict(int)
         for m in matches:
             state, names, shown = m["state"], m["names"], m["shown"]
@@ -1980,6 +2016,29 @@ class RecordMachine(RuleBasedStateMachine):
             left[payee] -= amount
         assert not any(left.values())
         assert len(book.payments) <= max(0, len(got_balances) - 1)
+
+    @staticmethod
+    def check_ratings(raw: Raw, matches: list[dict], everything) -> None:
+        """Every player's rating, recomputed here with openskill itself from
+        the finishing order replayed event by event (services/ratings.py)."""
+        model = PlackettLuce()
+        expected: dict[str, Any] = {}
+        rated: dict[str, int] = defaultdict(int)
+        for m in matches:
+            places = finishing_places(raw, m["table"])
+            if places is None:
+                continue
+            STATS["group", "a rated match"] += 1
+            keys = [name_key(m["shown"][seat]) for seat in sorted(places)]
+            teams = [[expected.get(k) or model.rating()] for k in keys]
+            for k, (after,) in zip(keys, model.rate(teams, ranks=[places[s] for s in sorted(places)]), strict=True):
+                expected[k] = after
+                rated[k] += 1
+        got = statistics_service.group_ratings(everything)
+        assert set(got) == set(expected), f"rated players {sorted(got)}, model {sorted(expected)}"
+        for key, rating in got.items():
+            assert rating.matches == rated[key]
+            assert abs(rating.mu - expected[key].mu) < 1e-9 and abs(rating.sigma - expected[key].sigma) < 1e-9, key
 
     @staticmethod
     def season_lines(raw: Raw, members: list[dict], season_matches: list[dict]) -> dict[str, tuple]:
