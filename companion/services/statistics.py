@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from ..models import Group
+from ..models import GameTable, Group, PlayerKind
 from ..rules.names import name_key
 from . import ratings as rating_service
-from .groups import Match
+from .groups import Match, counted_names, identities, matches
 from .ratings import Rating, Result
 
 #: Matches started within this of the previous one are the same evening.
@@ -286,6 +286,22 @@ def _order(lines: dict[str, PlayerStats]) -> Callable[[tuple[str, Record]], tupl
         return (keys.index(k) if k in keys else len(keys), k)
 
     return key
+
+
+def chances_before(table: GameTable, hands: int) -> dict[str, float] | None:
+    """Before a group's match between people begins (no hand yet): each
+    player's chance of winning by the group's ratings (names as the table
+    writes them), or None (not a group's, a hand in, a computer player, or
+    nobody rated yet)."""
+    group = table.group
+    if group is None or hands or any(p.kind is not PlayerKind.HUMAN for p in table.players):
+        return None
+    everything = [m for m in matches(group) if m.table.id != table.id]
+    counted = counted_names(identities(group), table.names)
+    chances = rating_service.win_chances(group_ratings(everything), counted)
+    if chances is None:
+        return None
+    return {name: chances[as_counted] for name, as_counted in zip(table.names, counted, strict=True)}
 
 
 # -- the review -----------------------------------------------------------------------------------

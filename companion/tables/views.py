@@ -28,6 +28,7 @@ from ..services.play import hints_by_number
 from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
 from ..services.standing import HandRow, Standing, standing, standing_before
+from ..services.statistics import chances_before
 from ..services.tournaments import confirm_result as confirm_result_
 from ..services.tournaments import dispute_result as dispute_result_
 from ..services.tournaments import in_round
@@ -144,6 +145,7 @@ def _scoreboard_page(
         restorable=undo_service.restorable_hand(table, current) if link.may("tables.restore") else None,
         may_enter=link.may("tables.new_hand") and step.can_take_hand,
         rules_text=table_rules_line(table),
+        chances=chances_before(table, len(current.rows)),
         **in_round(table, current),
         error=error,
     )

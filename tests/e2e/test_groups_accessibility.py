@@ -36,6 +36,8 @@ def test_group_pages_have_no_serious_violations(browser: Browser, live_server: s
         "member page": f"/g/{group.member}",
         "read-only page": f"/g/{group.watch}",
         "settle up": f"/g/{group.owner}/settle",
+        "statistics": f"/g/{group.member}/stats?period=all",
+        "ratings": f"/g/{group.watch}/ratings",
         "settings": f"/g/{group.owner}/settings",
         "new table in the group": f"/tables/new?group={group.member}",
     }

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import GameTable, PlayerKind, now
 
-from .helpers import enter_points
+from .helpers import create_table, enter_points
 from .test_groups import create_group, play_example, table_in_group
 
 
@@ -279,3 +279,21 @@ def test_the_pages_speak_the_language_of_the_phone(client, app):
     assert ben < 0 and f"\u2212{abs(ben):.1f}".replace(".", ",") in ratings  # the minus of print, a decimal comma
     assert "2 partidas · provisorio" in ratings
     assert "Elegí dos jugadores o más." in client.get(f"/g/{token}/ratings?p=Ana").get_data(as_text=True)
+
+
+def test_a_new_table_of_the_group_shows_the_chances_until_its_first_hand(client, app):
+    token = create_group(client)
+    for _ in range(2):
+        finish(client, token, ["Ana", "Ben"], ["Ana", "Ben"])
+    table = table_in_group(client, token, ["Ben", "Ana", "Carla"], target=50)
+    html = client.get(f"/t/{table}").get_data(as_text=True)
+    line = re.search(r'<p class="hint group-chances">(.*?)</p>', html, re.S).group(1)
+    shown = dict(re.findall(r'<span data-name="([^"]+)">[^<]*? (\d+)%</span>', line))
+    assert list(shown) == ["Ben", "Ana", "Carla"]  # in seat order
+    assert int(shown["Ana"]) > int(shown["Carla"]) > int(shown["Ben"])
+    assert abs(sum(map(int, shown.values())) - 100) <= 2
+    assert "/g/" not in line  # a table's link never leads to the group's pages
+    enter_points(client, table, 0, {0: 1, 1: 10, 2: 12})
+    assert "group-chances" not in client.get(f"/t/{table}").get_data(as_text=True)
+    outside = create_table(client, ["Ana", "Ben"])  # in no group: nothing to rate by
+    assert "group-chances" not in client.get(f"/t/{outside}").get_data(as_text=True)
