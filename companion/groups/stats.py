@@ -15,6 +15,7 @@ from ..services.groups import matches
 from ..services.ratings import PROVISIONAL, Rating, ranked, win_chances
 from ..services.statistics import Period, PlayerStats, Statistics, periods, statistics
 from ..web.access import READ, WATCH, Link, allow
+from ..web.i18n import one_place
 from ..web.spreadsheet import spreadsheet
 from . import bp
 from .charts import BUCKET_COLOURS, BUCKETS, chance_bars, points_chart, rating_chart
@@ -40,18 +41,8 @@ def _period(link: Link, offered: list[Period]) -> Period:
     return period
 
 
-def one_place(value: Decimal | float | None, *, sign: bool = False) -> str:
-    """To one decimal in the page's language, with the minus sign of print
-    (and a plus with ``sign``); "–" for nothing."""
-    if value is None:
-        return "–"
-    shown = round(Decimal(str(value)), 1)
-    text = format_decimal(abs(shown), format="#,##0.0")
-    return "\u2212" + text if shown < 0 else ("+" + text if sign else text)
-
-
 def rating_number(rating: Rating | None) -> str:
-    return one_place(rating.ordinal) if rating is not None else "–"
+    return one_place(rating.ordinal if rating is not None else None)
 
 
 def share(value: Decimal | float | None) -> str:

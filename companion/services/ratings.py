@@ -62,13 +62,16 @@ def places(table: GameTable, current: Standing, *, people_only: bool = True) -> 
     Carla 2, Dani 3, Ben 4."""
     if not current.state.finished or (people_only and any(p.kind is not PlayerKind.HUMAN for p in table.players)):
         return None
-    left = {p.seat for p in table.players if p.stand_in_since is not None}
-    order = current.ranking()
-    stayed = [p for p in order if p.seat not in left]
-    result = {p.seat: 1 + sum(q.place < p.place for q in stayed) for p in stayed}
-    last = len(stayed) + 1
-    result.update(dict.fromkeys(left, last))
-    return result
+    return left_last(table, {p.seat: p.place for p in current.ranking()})
+
+
+def left_last(table: GameTable, ranked: Mapping[int, int]) -> dict[int, int]:
+    """Seat → place with every person who left (the computer still plays
+    their seat) moved to a shared last place, the others closing up."""
+    left = {p.seat for p in table.players if p.stand_in_since is not None and p.seat in ranked}
+    stayed = {seat: place for seat, place in ranked.items() if seat not in left}
+    result = {seat: 1 + sum(other < place for other in stayed.values()) for seat, place in stayed.items()}
+    return result | dict.fromkeys(left, len(stayed) + 1)
 
 
 @dataclass

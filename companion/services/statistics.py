@@ -31,6 +31,7 @@ from ..rules.names import name_key
 from . import ratings as rating_service
 from .groups import Match, counted_names, identities, matches
 from .ratings import Rating, Result
+from .tournaments import Overview
 
 #: Matches started within this of the previous one are the same evening.
 EVENING_GAP = timedelta(hours=6)
@@ -288,20 +289,39 @@ def _order(lines: dict[str, PlayerStats]) -> Callable[[tuple[str, Record]], tupl
     return key
 
 
+def tournament_ratings(view: Overview) -> dict[str, Rating]:
+    """Ratings from a tournament's tables, round by round: each finished
+    table between people (no computer filling a seat) by the places the
+    tournament counts (its result: confirmed, closed or corrected)."""
+    results = []
+    for _round, tables in view.rounds:
+        for status in tables:
+            table = status.table
+            if not status.final or any(p.kind is not PlayerKind.HUMAN for p in table.players):
+                continue
+            seats = rating_service.left_last(table, dict(status.places))
+            results.append(Result(table.created_at, table.id, {table.names[s]: seats[s] for s in sorted(seats)}))
+    return rating_service.rate(results)
+
+
 def chances_before(table: GameTable, hands: int) -> dict[str, float] | None:
     """Before a group's match between people begins (no hand yet): each
     player's chance of winning by the group's ratings (names as the table
     writes them), or None (not a group's, a hand in, a computer player, or
-    nobody rated yet)."""
+    nobody rated yet).  A tournament's table shows its chances on the
+    seating page instead (:func:`tournament_ratings`)."""
     group = table.group
-    if group is None or hands or any(p.kind is not PlayerKind.HUMAN for p in table.players):
+    if group is None or table.round_id is not None or hands:
         return None
-    everything = [m for m in matches(group) if m.table.id != table.id]
-    counted = counted_names(identities(group), table.names)
-    chances = rating_service.win_chances(group_ratings(everything), counted)
+    if any(p.kind is not PlayerKind.HUMAN for p in table.players):
+        return None
+    names = list(table.names)
+    counted = counted_names(identities(group), names)
+    rated = group_ratings([m for m in matches(group) if m.table.id != table.id])
+    chances = rating_service.win_chances(rated, counted)
     if chances is None:
         return None
-    return {name: chances[as_counted] for name, as_counted in zip(table.names, counted, strict=True)}
+    return {name: chances[as_counted] for name, as_counted in zip(names, counted, strict=True)}
 
 
 # -- the review -----------------------------------------------------------------------------------

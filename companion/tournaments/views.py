@@ -13,6 +13,8 @@ from flask_babel import gettext as _
 from ..models import GameTable, now
 from ..rules import ChinchonError
 from ..services.ledger import from_cents
+from ..services.ratings import ranked, win_chances
+from ..services.statistics import tournament_ratings
 from ..services.tournaments import (
     Overview,
     close_table,
@@ -32,7 +34,7 @@ from ..services.tournaments import (
 from ..services.transfer import export_tournament
 from ..services.unit import ServiceError
 from ..web.access import OWNER, OWNER_ONLY, PLAYER, READ, WATCH, Link, allow, group_link
-from ..web.i18n import local_currency, money
+from ..web.i18n import local_currency, money, one_place
 from ..web.messages import Stale, Unconfirmed, error_text, expired_text, unconfirmed_text
 from ..web.pace import play_pace
 from ..web.qr import qr_response
@@ -168,7 +170,11 @@ def wall(link: Link):
 def seating(link: Link):
     """Every round's seating, printable: the tables, and a line per player."""
     token = _opened(link)
-    return render_template("tournaments/seating.html", **_context(token))
+    context = _context(token)
+    seated = context["seating"]
+    rated = tournament_ratings(context["view"]) if seated else {}
+    chances = [win_chances(rated, names) for names in seated] if seated else []
+    return render_template("tournaments/seating.html", chances=chances, **context)
 
 
 @bp.get("/c/<token>/standings")
@@ -178,7 +184,9 @@ def standings(link: Link):
     token = _opened(link)
     if _unchanged():
         return "", 204
-    return render_template("tournaments/standings.html", **_context(token))
+    context = _context(token)
+    rated = ranked(tournament_ratings(context["view"]))
+    return render_template("tournaments/standings.html", ratings=rated, one_place=one_place, **context)
 
 
 @bp.get("/c/<token>/tables/<int:table_id>/qr.svg")

@@ -163,6 +163,16 @@ def number(value) -> str:
     return f"\u2212{text}" if value < 0 else text
 
 
+def one_place(value, *, sign: bool = False) -> str:
+    """To one decimal as the page's language writes it, with the minus sign
+    of print (and a plus with ``sign``); "–" for nothing: "−4,7" (es), "+2.3" (en)."""
+    if value is None:
+        return "–"
+    shown = round(Decimal(str(value)), 1)
+    text = format_decimal(abs(shown), format="#,##0.0")
+    return "\u2212" + text if shown < 0 else ("+" + text if sign else text)
+
+
 def pot_text(pot: Decimal, winners: Sequence[str], currency: str | None = None) -> str:
     """Who takes the pot, and what each takes when several share it (the odd
     cent to the first winners in seat order, as the group's ledger pays it):

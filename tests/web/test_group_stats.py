@@ -297,3 +297,28 @@ def test_a_new_table_of_the_group_shows_the_chances_until_its_first_hand(client,
     assert "group-chances" not in client.get(f"/t/{table}").get_data(as_text=True)
     outside = create_table(client, ["Ana", "Ben"])  # in no group: nothing to rate by
     assert "group-chances" not in client.get(f"/t/{outside}").get_data(as_text=True)
+
+
+# -- a club's tournament -------------------------------------------------------------------------
+def test_a_tournaments_ratings_come_from_its_tables_places_and_its_next_seating_shows_the_chances(client, app):
+    """Eight players, a knockout: at each table of round 1 seat 1 wins and the
+    others go out seat 2 first (places 1, 4, 3, 2 by seat).  The standings page
+    rates them from those places; the final's seating gives each finalist's chance."""
+    from .test_tournaments import confirm_at, create, post, table_links, win_at
+
+    token = create(client)
+    assert post(client, token, "/rounds").status_code == 303
+    seatings = []
+    for link in table_links(client, token):
+        with app.app_context():
+            seatings.append(db.session.scalar(select(GameTable).where(GameTable.player_token == link)).names)
+        win_at(client, link)
+        assert confirm_at(client, link).status_code == 303
+    expected = ordinals(*({names[0]: 1, names[3]: 2, names[2]: 3, names[1]: 4} for names in seatings))
+    html = client.get(f"/c/{token}/standings").get_data(as_text=True)
+    assert shown_ratings(html) == pytest.approx({n: round(v, 2) for n, v in expected.items()}, abs=0.006)
+    seating = client.get(f"/c/{token}/seating").get_data(as_text=True)
+    line = re.search(r'<span class="hint group-chances" data-table="1">(.*?)</span>\s*</li>', seating, re.S).group(1)
+    shown = dict(re.findall(r'<span data-name="([^"]+)">[^<]*? (\d+)%</span>', line))
+    assert set(shown) == {seatings[0][0], seatings[1][0]}
+    assert sum(map(int, shown.values())) == 100
