@@ -1985,7 +1985,7 @@ class RecordMachine(RuleBasedStateMachine):
             assert len(shown) == len(got)
             assert shown == lines, f"group {g.id}, season {number}"
 
-        self.check_ratings(raw, matches, everything)
+        self.check_ratings(raw, matches, everything, group)
 
         balances: dict[str, int] = defaultdict(int)
         for m in matches:
@@ -2018,7 +2018,7 @@ class RecordMachine(RuleBasedStateMachine):
         assert len(book.payments) <= max(0, len(got_balances) - 1)
 
     @staticmethod
-    def check_ratings(raw: Raw, matches: list[dict], everything) -> None:
+    def check_ratings(raw: Raw, matches: list[dict], everything, group: Group) -> None:
         """Every player's rating, recomputed here with openskill itself from
         the finishing order replayed event by event (services/ratings.py)."""
         model = PlackettLuce()
@@ -2034,6 +2034,17 @@ class RecordMachine(RuleBasedStateMachine):
             for k, (after,) in zip(keys, model.rate(teams, ranks=[places[s] for s in sorted(places)]), strict=True):
                 expected[k] = after
                 rated[k] += 1
+        # The statistics' own invariants over all time: one closer a hand, places seen from both sides.
+        figures = statistics_service.statistics(group, everything, statistics_service.Period("all"))
+        lines = {name_key(p.name): p for p in figures.players}
+        finished = [m for m in everything if m.finished]
+        assert sum(p.matches for p in figures.players) == sum(len(m.players) for m in finished)
+        assert sum(p.closes for p in figures.players) == sum(len(m.standing.rows) for m in finished)
+        for line in figures.players:
+            assert line.closes <= line.hands and line.wins <= line.matches
+            for other, record in line.head_to_head.items():
+                back = lines[name_key(other)].head_to_head[line.name]
+                assert (record.ahead, record.behind, record.even) == (back.behind, back.ahead, back.even)
         got = statistics_service.group_ratings(everything)
         assert set(got) == set(expected), f"rated players {sorted(got)}, model {sorted(expected)}"
         for key, rating in got.items():
