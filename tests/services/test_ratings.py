@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from companion.services.ratings import Rating, Result, rate, ranked, win_chances
+from companion.services.ratings import Rating, Result, ranked, rate, win_chances
 
 POOL = ["Ana", "Ben", "Carla", "Dani", "Eva", "Fede"]
 START = datetime(2026, 1, 2, 21, 0)
