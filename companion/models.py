@@ -348,6 +348,12 @@ class Deal(Model):
     #: Called off before anybody moved (a phone that never came): no record of
     #: it is shown, and the same dealer deals the hand again.
     called_off: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: The secret the hand's shuffles come from (``rules.deal_proof``), in hex,
+    #: and its seal, ``sha256(seed)``, shown on every phone from the deal on;
+    #: the seed is shown only once the hand is over.  None: dealt before deals
+    #: had seeds.
+    seed: Mapped[str | None] = mapped_column(String(64), default=None)
+    commitment: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 

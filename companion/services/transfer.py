@@ -99,6 +99,8 @@ def export_table(table: GameTable) -> dict[str, Any]:
                 "hand": by_id.get(d.hand_id) if d.hand_id is not None else None,
                 "hints": d.hints,
                 "dealt_by": d.dealt_by,
+                "seed": d.seed,
+                "commitment": d.commitment,
             }
             for d in db.session.scalars(select(Deal).where(Deal.table_id == table.id).order_by(Deal.id))
         ],
@@ -181,6 +183,8 @@ def import_table(data: dict[str, Any]) -> GameTable:
                 hand_id=hand_id,
                 hints=d.get("hints"),
                 dealt_by=d.get("dealt_by", ""),
+                seed=d.get("seed"),
+                commitment=d.get("commitment"),
             )
         )
     return table
