@@ -534,6 +534,9 @@ class Tournament(Model):
     #: player who fills a digital table's empty seats ("": none may).
     play: Mapped[str] = mapped_column(String(10), default="cards", server_default="cards")
     bots: Mapped[str] = mapped_column(String(10), default="", server_default="")
+    #: Duplicate deals: at the app's tables of a round, hand n is dealt alike
+    #: at every table of the same size (``services.tournaments.duplicate_seed``).
+    duplicate: Mapped[bool] = mapped_column(default=False, server_default=false())
     #: The draw's seed: round n is drawn from ``seed + n``, so it can be shown and repeated.
     seed: Mapped[int] = mapped_column(Integer)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), default=None)
@@ -592,6 +595,10 @@ class TournamentRound(Model):
     number: Mapped[int] = mapped_column(Integer)
     #: The seed of this round's draw (random seatings only).
     seed: Mapped[int] = mapped_column(Integer)
+    #: A duplicate round's secret (hex), which every deal's seed of the round
+    #: is made from; never shown (each deal's own seed is, once its hand is
+    #: over everywhere).  None: not a duplicate round.
+    deal_secret: Mapped[str | None] = mapped_column(String(64), default=None)
     started_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 

@@ -94,6 +94,18 @@ def derive_seed(secret: bytes, label: str) -> bytes:
     return hmac.digest(secret, label.encode("ascii"), "sha256")
 
 
+def hand_seed(secret: bytes, table_players: int, players: int, number: int, redeals: int) -> bytes:
+    """A duplicate round's seed of hand ``number`` (dealt again ``redeals``
+    times after void hands) at a table of ``table_players`` with ``players``
+    still in: tables of the same size get the same seed, so with the same
+    dealer each seat gets the same cards.  Each deal still has its own seal.
+
+    >>> hand_seed(bytes(32), 4, 4, 1, 0) == hand_seed(bytes(32), 4, 4, 1, 0) != hand_seed(bytes(32), 3, 3, 1, 0)
+    True
+    """
+    return derive_seed(secret, f"hand:{table_players}:{players}:{number}:{redeals}")
+
+
 class Stream:
     """The numbers of one label, block by block (see the module's text)."""
 
@@ -655,6 +667,7 @@ __all__ = [
     "commitment",
     "deal_from",
     "derive_seed",
+    "hand_seed",
     "parse_seal",
     "record_of",
     "short",

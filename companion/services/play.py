@@ -28,9 +28,21 @@ from ..bots import review as reviews
 from ..bots.advice import Hint, hint
 from ..bots.view import seat_view as bot_view
 from ..extensions import db
-from ..models import Deal, EntryMode, GameTable, Hand, Player, PlayerKind, PlayMode, TableKind, TurnClock, now
+from ..models import (
+    Deal,
+    EntryMode,
+    GameTable,
+    Hand,
+    Player,
+    PlayerKind,
+    PlayMode,
+    TableKind,
+    TournamentRound,
+    TurnClock,
+    now,
+)
 from ..rules import ChinchonError, parse_card
-from ..rules.deal_proof import SEED_BYTES, Reshuffles, SeededShuffle, commitment
+from ..rules.deal_proof import SEED_BYTES, Reshuffles, SeededShuffle, commitment, hand_seed
 from ..rules.game import HandGame, Phase, PlayError, Shuffler, Source
 from . import clock, seats
 from .hands import HandInput, store_hand
@@ -64,13 +76,31 @@ def rng(pace: Pace, *salt: object) -> random.Random:
     return random.Random(":".join(str(x) for x in (pace.seed, *salt)))
 
 
-def deal_seed(table: GameTable, pace: Pace, number: int, redeals: int) -> bytes:
+def deal_seed(table: GameTable, pace: Pace, number: int, redeals: int, players: int) -> bytes:
     """The secret every shuffle of a new deal comes from (``rules.deal_proof``):
     32 bytes of the operating system's secure randomness, or made from the
-    pace's seed in tests, so a replay deals the same cards."""
+    pace's seed in tests, so a replay deals the same cards.  At a table of a
+    duplicate round, the round's secret makes it (``deal_proof.hand_seed``):
+    hand n is dealt alike at every table of the round with as many players."""
+    secret = round_secret(table)
+    if secret is not None:
+        return hand_seed(secret, len(table.players), players, number, redeals)
     if pace.seed is None:
         return secrets.token_bytes(SEED_BYTES)
     return hashlib.sha256(":".join(str(x) for x in (pace.seed, table.id, number, redeals)).encode()).digest()
+
+
+def round_secret(table: GameTable) -> bytes | None:
+    """The secret of the duplicate round the table plays in, if it does."""
+    round_ = db.session.get(TournamentRound, table.round_id) if table.round_id is not None else None
+    return bytes.fromhex(round_.deal_secret) if round_ is not None and round_.deal_secret else None
+
+
+def new_round_secret(pace: Pace, *salt: object) -> str:
+    """A duplicate round's secret, in hex (made from the pace's seed in tests)."""
+    if pace.seed is None:
+        return secrets.token_bytes(SEED_BYTES).hex()
+    return hashlib.sha256(":".join(str(x) for x in ("round", pace.seed, *salt)).encode()).hexdigest()
 
 
 def shuffler(deal: Deal, game: HandGame, pace: Pace = DEFAULT_PACE) -> Shuffler:
@@ -94,9 +124,13 @@ def create_digital_table(
     hints: bool = True,
     clock: TurnClock | str = TurnClock.OFF,
     pace: Pace = DEFAULT_PACE,
+    round_: TournamentRound | None = None,
+    round_table: int | None = None,
 ) -> GameTable:
     """A digital table and its first deal (computer players move at once);
-    a turn ``clock`` only where each person plays on their own phone."""
+    a turn ``clock`` only where each person plays on their own phone.  A
+    tournament's table is seated in its round (``round_``, ``round_table``)
+    before the deal: a duplicate round deals from the round's secret."""
     kinds = [_kind(kind) for _, kind in players]
     if PlayerKind.HUMAN not in kinds:
         raise ServiceError("no_person", "players")
@@ -119,6 +153,8 @@ def create_digital_table(
         player.kind = kind
         if table.play_mode is PlayMode.DEVICES and kind is PlayerKind.HUMAN:
             player.seat_token = new_token()
+    if round_ is not None:
+        table.round_id, table.round_table = round_.id, round_table
     db.session.flush()
     start_deal(table, pace)
     return table
@@ -151,7 +187,7 @@ def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE, by: str = "") -> Dea
     dealer = seats.index(step.dealer) if step.dealer in seats else 0
     number = step.number
     redeals = db.session.scalar(select(func.count(Deal.id)).where(Deal.table_id == table.id, Deal.number == number))
-    seed = deal_seed(table, pace, number, redeals or 0)
+    seed = deal_seed(table, pace, number, redeals or 0, len(seats))
     game = HandGame.deal(table.rules, len(seats), dealer, SeededShuffle(seed), table_players=len(table.players))
     deal = Deal(
         table_id=table.id,

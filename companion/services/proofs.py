@@ -13,9 +13,10 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Deal, GameTable
+from ..models import Deal, GameTable, TournamentRound
 from ..rules.deal_proof import HandRecord, Verdict, record_of, short, verify
 from ..rules.game import HandGame
+from .nextstep import latest_deal, next_step
 from .unit import ServiceError
 
 #: The most moves a record sent to the verification page may hold (a real hand has well under 400).
@@ -33,6 +34,9 @@ class Seal:
     short: str
     seed: str | None
     ordinal: int
+    #: Over here, but the same cards may still be dealt or played at another
+    #: table of a duplicate round: the key waits for them.
+    held: bool = False
 
     @property
     def revealed(self) -> bool:
@@ -58,10 +62,40 @@ def deal_at(table: GameTable, ordinal: int) -> Deal | None:
 
 
 def seal_of(deal: Deal) -> Seal:
-    """The seal every phone shows, and the seed once the hand is over (never before)."""
+    """The seal every phone shows, and the seed once the hand is over (never
+    before; at a duplicate round, once every table has played it)."""
     seal = deal.commitment or ""
-    seed = deal.seed if deal.seed is not None and hand_over(deal) else None
-    return Seal(bool(deal.commitment), seal, short(seal), seed, ordinal_of(deal))
+    over = deal.seed is not None and hand_over(deal)
+    held = over and held_back(deal)
+    seed = deal.seed if over and not held else None
+    return Seal(bool(deal.commitment), seal, short(seal), seed, ordinal_of(deal), held)
+
+
+def held_back(deal: Deal) -> bool:
+    """A duplicate round's deal whose cards another table of the round may
+    still be dealt or be playing (``play.deal_seed``: tables of the same size
+    are dealt alike): its key would show them their hands."""
+    table = deal.table
+    round_ = db.session.get(TournamentRound, table.round_id) if table.round_id is not None else None
+    if round_ is None or not round_.deal_secret:
+        return False
+    mine = (deal.number, _redeals(deal))
+    for other in round_.tables:
+        if other.id == table.id or len(other.players) != len(table.players) or not next_step(other).more_to_play:
+            continue
+        latest = latest_deal(other)
+        if latest is None:
+            return True
+        theirs = (latest.number, _redeals(latest))
+        if theirs < mine or (theirs == mine and not hand_over(latest)):
+            return True
+    return False
+
+
+def _redeals(deal: Deal) -> int:
+    """How often hand ``deal.number`` was dealt at its table before this deal."""
+    earlier = select(Deal.id).where(Deal.table_id == deal.table_id, Deal.number == deal.number, Deal.id < deal.id)
+    return len(db.session.scalars(earlier).all())
 
 
 def record(table: GameTable, deal: Deal) -> HandRecord:
@@ -72,6 +106,8 @@ def record(table: GameTable, deal: Deal) -> HandRecord:
         raise ServiceError("proof_none", "deal")
     if not hand_over(deal):
         raise ServiceError("proof_in_play", "deal")
+    if held_back(deal):
+        raise ServiceError("proof_held", "deal")
     game = HandGame.from_dict(deal.state, table.rules)
     return record_of(
         game,

@@ -275,11 +275,12 @@ _TOURNAMENT_FIELDS = (
     "prizes",
     "play",
     "bots",
+    "duplicate",
     "seed",
     "version",
 )
 #: What an export made before a field existed means by its absence.
-_TOURNAMENT_DEFAULTS = {"play": "cards", "bots": ""}
+_TOURNAMENT_DEFAULTS = {"play": "cards", "bots": "", "duplicate": False}
 _RESULT_FIELDS = ("kind", "places", "by", "reason", "version")
 
 
@@ -303,6 +304,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
                 {
                     "number": r.number,
                     "seed": r.seed,
+                    "deal_secret": r.deal_secret,
                     "started_at": _time(r.started_at),
                     "undone_at": _time(r.undone_at),
                     "tables": [
@@ -343,6 +345,7 @@ def import_tournament(data: dict[str, Any]) -> Tournament:
         round_ = TournamentRound(
             number=r["number"],
             seed=r["seed"],
+            deal_secret=r.get("deal_secret"),
             started_at=_parse_time(r["started_at"]),
             undone_at=_parse_time(r["undone_at"]),
         )

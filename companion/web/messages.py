@@ -436,6 +436,8 @@ def _score_text(key: str | None, p: dict) -> str | None:
             return _("The turn clock is for a game where each person plays on their own phone.")
         case "proof_in_play":
             return _("The shuffle key is shown when the hand ends.")
+        case "proof_held":
+            return _("The shuffle key is shown once every table of the round has played this hand.")
         case "proof_none":
             return _("This hand was dealt before deals could be checked.")
         case "proof_too_long":
@@ -531,6 +533,8 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return _("This table is not part of a tournament.")
         case "bots_cards":
             return _("Computer players can only fill tables played in the app.")
+        case "duplicate_cards":
+            return _("Duplicate deals are for tables played in the app.")
         case "result_digital":
             return _("The app dealt and judged every hand at this table: its result goes to the tournament by itself.")
         case "reason_missing":
