@@ -238,6 +238,8 @@ def _passed_text(check: Check, verdict: Verdict) -> str:
             return _("The shuffle key matches the seal.")
         case Check.DEAL:
             return _("Every hand dealt, and the first card of the pile, come from the key.")
+        case Check.DRAWS if not verdict.draws:
+            return _("No card was drawn from the stock.")
         case Check.DRAWS:
             return ngettext(
                 "The %(num)s card drawn from the stock is the one the key put there.",
