@@ -4,10 +4,13 @@
     chinchon melds 5b 5c 5e 4o 12o 2c 1c --json
     chinchon hand "11c 11e 11b 5o 6o 7o 3c 12e" "5b 5c 5e 4o 12o 2c 1c" "2e 3b 6c 7b 10e 12c 12b"
     chinchon presets
+    chinchon verify hand-3-deal-4.json
 
 Rules come from ``--preset`` plus ``--set option=value`` overrides (values are
 JSON: ``--set jokers=2 --set 'wild_cards=["1o"]'``).  The JSON output is the
-API's (SPEC §8).
+API's (SPEC §8).  ``verify`` checks a digital hand's record against its
+shuffle key (``rules.deal_proof``; the README's "Checking a deal") and exits
+1 when something does not match, 2 when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from .rules import (
     settle_hand,
 )
 from .rules.cards import short_label
+from .rules.deal_proof import Check, HandRecord, verify
 from .rules.serialize import arrangement_json, hand_json, verdict_json
 
 
@@ -116,6 +120,55 @@ def cmd_presets(args: argparse.Namespace) -> dict:
     return data
 
 
+class Mismatched(Exception):
+    """``verify`` found a record that does not match its key: exit 1."""
+
+
+_CHECK_LINES = {
+    Check.COMMITMENT: "the key matches the seal",
+    Check.DEAL: "the hands dealt and the first card of the pile come from the key",
+    Check.DRAWS: "every card drawn from the stock is the key's",
+    Check.RESHUFFLES: "every reshuffle comes from the key",
+    Check.MOVES: "every move follows the rules",
+}
+
+
+def cmd_verify(args: argparse.Namespace) -> dict:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ChinchonError(f"Cannot read {args.file}: {error}", "file") from None
+    record = HandRecord.from_json(data)
+    verdict = verify(record, args.seal)
+    out = {
+        "ok": verdict.ok,
+        "checks": {c.value: verdict.status(c) for c in Check},
+        "mismatches": [{"check": m.check.value, "move": m.move, "text": m.text} for m in verdict.mismatches],
+        "draws": verdict.draws,
+        "reshuffles": verdict.reshuffles,
+    }
+    if not args.json:
+        for check in Check:
+            status = verdict.status(check)
+            found = verdict.mismatch(check)
+            mark = {"ok": "ok  ", "failed": "FAIL", "unchecked": "--  "}[status]
+            text = found.text if found is not None else _CHECK_LINES[check]
+            if status == "unchecked":
+                text += " (not checked past the first problem)"
+            print(f"{mark}  {text}")
+        print(
+            "VERIFIED: the deal and every draw follow from the key"
+            if verdict.ok
+            else "MISMATCH: this record does not follow from its key"
+        )
+    if not verdict.ok:
+        if args.json:
+            print(json.dumps(out, ensure_ascii=False))
+        raise Mismatched
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chinchon", description="Chinchón referee: melds, closes and whole hands.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -147,6 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("presets", help="list the presets with every option")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_presets)
+
+    p = sub.add_parser("verify", help="check a digital hand's record (JSON) against its shuffle key")
+    p.add_argument("file", help="the record downloaded from the hand's check page")
+    p.add_argument("--seal", help="the seal seen during the hand (16 hex digits or more); default: the record's")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_verify)
     return parser
 
 
@@ -155,6 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         data = args.func(args)
+    except Mismatched:
+        return 1
     except ChinchonError as error:
         if getattr(args, "json", False):
             print(json.dumps({"error": error.message, "field": error.field}, ensure_ascii=False))

@@ -348,6 +348,12 @@ class Deal(Model):
     #: Called off before anybody moved (a phone that never came): no record of
     #: it is shown, and the same dealer deals the hand again.
     called_off: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: The secret the hand's shuffles come from (``rules.deal_proof``), in hex,
+    #: and its seal, ``sha256(seed)``, shown on every phone from the deal on;
+    #: the seed is shown only once the hand is over.  None: dealt before deals
+    #: had seeds.
+    seed: Mapped[str | None] = mapped_column(String(64), default=None)
+    commitment: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
@@ -528,6 +534,9 @@ class Tournament(Model):
     #: player who fills a digital table's empty seats ("": none may).
     play: Mapped[str] = mapped_column(String(10), default="cards", server_default="cards")
     bots: Mapped[str] = mapped_column(String(10), default="", server_default="")
+    #: Duplicate deals: at the app's tables of a round, hand n is dealt alike
+    #: at every table of the same size (``services.tournaments.duplicate_seed``).
+    duplicate: Mapped[bool] = mapped_column(default=False, server_default=false())
     #: The draw's seed: round n is drawn from ``seed + n``, so it can be shown and repeated.
     seed: Mapped[int] = mapped_column(Integer)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), default=None)
@@ -586,6 +595,10 @@ class TournamentRound(Model):
     number: Mapped[int] = mapped_column(Integer)
     #: The seed of this round's draw (random seatings only).
     seed: Mapped[int] = mapped_column(Integer)
+    #: A duplicate round's secret (hex), which every deal's seed of the round
+    #: is made from; never shown (each deal's own seed is, once its hand is
+    #: over everywhere).  None: not a duplicate round.
+    deal_secret: Mapped[str | None] = mapped_column(String(64), default=None)
     started_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
 

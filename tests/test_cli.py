@@ -40,3 +40,29 @@ def test_bad_input_exits_2_with_the_field(capsys):
 def test_presets_lists_every_preset(capsys):
     assert main(["presets", "--json"]) == 0
     assert set(json.loads(capsys.readouterr().out)) == {"classic", "fournier", "sweden", "italy"}
+
+
+def test_verify_passes_a_hand_that_follows_from_its_key_and_fails_a_tampered_one(tmp_path, capsys):
+    from tests.rules.test_deal_proof import played
+
+    record = played()
+    good = tmp_path / "hand.json"
+    good.write_text(json.dumps(record))
+    assert main(["verify", str(good)]) == 0
+    assert "VERIFIED" in capsys.readouterr().out
+    record["dealt"]["discard"] = "12b" if record["dealt"]["discard"] != "12b" else "11b"
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(record))
+    assert main(["verify", str(bad), "--json"]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] is False and verdict["checks"]["deal"] == "failed" and verdict["checks"]["commitment"] == "ok"
+    assert main(["verify", str(good), "--seal", "0000 0000 0000 0000"]) == 1
+    assert "FAIL  The seed does not match the seal" in capsys.readouterr().out
+
+
+def test_verify_of_a_file_that_is_no_record_exits_2(tmp_path, capsys):
+    path = tmp_path / "nope.json"
+    path.write_text("{}")
+    assert main(["verify", str(path)]) == 2
+    assert "seed" in capsys.readouterr().err
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2

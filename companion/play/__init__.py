@@ -7,4 +7,4 @@ from ..web.limits import limit_posts
 bp = Blueprint("play", __name__)
 limit_posts(bp)
 
-from . import views  # noqa: E402,F401
+from . import proofs, views  # noqa: E402,F401

@@ -48,6 +48,7 @@ from ..services.play import (
     untouched_deal,
     void_hand,
 )
+from ..services.proofs import seal_of
 from ..services.rematch import rematch as make_rematch
 from ..services.rematch import the_rematch
 from ..services.standing import standing
@@ -64,6 +65,7 @@ from ..web.templating import render_page
 from ..web.writes import Refused, Why, attempt, write
 from . import bp
 from .presenters import review_page, seat_page
+from .proofs import proof_url
 
 GAME_READ = READ.of(TableKind.DIGITAL)
 GAME_PHONE = TABLE_PHONE.of(TableKind.DIGITAL)
@@ -252,6 +254,7 @@ def render_play(link: Link, deal: Deal, status: int = 200):
     rematch = the_rematch(table) if current.state.finished else None
     over = game.phase == Phase.OVER
     shown_time, mover = turn_time(table, deal, game), table.players[deal.seats[game.turn]]
+    seal = seal_of(deal)
     return render_page(
         "play/table.html",
         "play/partials/board.html",
@@ -281,6 +284,8 @@ def render_play(link: Link, deal: Deal, status: int = 200):
         and not over
         and not mover.played_by_computer,
         review_url=_review_url(link, deal, current.state.finished),
+        seal=seal,
+        proof_url=proof_url(link, deal, seal.ordinal) if seal.checkable else None,
         rematch=rematch,
         may_rematch=current.state.finished and table.round_id is None and link.role is not WATCH,
         rematch_url=_rematch_url(link, rematch),
@@ -648,16 +653,17 @@ def review(link: Link, number: int):
         return render_template(
             "error.html", code=403, message=review_waits_text(), back=back, back_label=_("Back to the game")
         ), 403
-    return _review(link.table, number, back)
+    return _review(link, number, back)
 
 
 @bp.get("/s/<seat_token>/review/<int:number>")
 @allow(SEAT_ONLY)
 def seat_review(link: Link, number: int):
-    return _review(link.table, number, url_for("play.seat", seat_token=link.token))
+    return _review(link, number, url_for("play.seat", seat_token=link.token))
 
 
-def _review(game_table: GameTable, number: int, back: str):
+def _review(link: Link, number: int, back: str):
+    game_table = link.table
     deal = reviewed(game_table, number)
     if deal is None:
         abort(404)
@@ -666,4 +672,6 @@ def _review(game_table: GameTable, number: int, back: str):
         return render_template(
             "error.html", code=409, message=result.message, back=back, back_label=_("Back to the game")
         ), 409
-    return render_template("play/review.html", **result, back=back)
+    seal = seal_of(deal)
+    url = proof_url(link, deal, seal.ordinal) if seal.checkable else None
+    return render_template("play/review.html", **result, back=back, seal=seal, proof_url=url)

@@ -13,7 +13,9 @@ deal's version (or, for a rematch, the table's); nothing here commits.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,9 +28,22 @@ from ..bots import review as reviews
 from ..bots.advice import Hint, hint
 from ..bots.view import seat_view as bot_view
 from ..extensions import db
-from ..models import Deal, EntryMode, GameTable, Hand, Player, PlayerKind, PlayMode, TableKind, TurnClock, now
+from ..models import (
+    Deal,
+    EntryMode,
+    GameTable,
+    Hand,
+    Player,
+    PlayerKind,
+    PlayMode,
+    TableKind,
+    TournamentRound,
+    TurnClock,
+    now,
+)
 from ..rules import ChinchonError, parse_card
-from ..rules.game import HandGame, Phase, PlayError, Source
+from ..rules.deal_proof import SEED_BYTES, Reshuffles, SeededShuffle, commitment, hand_seed
+from ..rules.game import HandGame, Phase, PlayError, Shuffler, Source
 from . import clock, seats
 from .hands import HandInput, store_hand
 from .nextstep import TABLE_PHONE, Asker, Refusal, can_write, latest_deal, next_step, verify_open
@@ -43,8 +58,8 @@ BOT_SECONDS = 1.0
 @dataclass(frozen=True, slots=True)
 class Pace:
     """How the server deals and how long computer players think per request:
-    ``seed`` replays the same deals (tests; seeded per deal, never a
-    process-wide generator), else the operating system's randomness."""
+    ``seed`` replays the same deals (tests: each deal's seed is made from it),
+    else every deal's seed comes from the operating system's secure source."""
 
     seed: object = None
     turns: int = BOT_TURNS
@@ -55,10 +70,45 @@ DEFAULT_PACE = Pace()
 
 
 def rng(pace: Pace, *salt: object) -> random.Random:
-    """The shuffler for one deal or turn."""
+    """The shuffler of a deal stored before deals had seeds (its reshuffles)."""
     if pace.seed is None:
         return random.SystemRandom()
     return random.Random(":".join(str(x) for x in (pace.seed, *salt)))
+
+
+def deal_seed(table: GameTable, pace: Pace, number: int, redeals: int, players: int) -> bytes:
+    """The secret every shuffle of a new deal comes from (``rules.deal_proof``):
+    32 bytes of the operating system's secure randomness, or made from the
+    pace's seed in tests, so a replay deals the same cards.  At a table of a
+    duplicate round, the round's secret makes it (``deal_proof.hand_seed``):
+    hand n is dealt alike at every table of the round with as many players."""
+    secret = round_secret(table)
+    if secret is not None:
+        return hand_seed(secret, len(table.players), players, number, redeals)
+    if pace.seed is None:
+        return secrets.token_bytes(SEED_BYTES)
+    return hashlib.sha256(":".join(str(x) for x in (pace.seed, table.id, number, redeals)).encode()).digest()
+
+
+def round_secret(table: GameTable) -> bytes | None:
+    """The secret of the duplicate round the table plays in, if it does."""
+    round_ = db.session.get(TournamentRound, table.round_id) if table.round_id is not None else None
+    return bytes.fromhex(round_.deal_secret) if round_ is not None and round_.deal_secret else None
+
+
+def new_round_secret(pace: Pace, *salt: object) -> str:
+    """A duplicate round's secret, in hex (made from the pace's seed in tests)."""
+    if pace.seed is None:
+        return secrets.token_bytes(SEED_BYTES).hex()
+    return hashlib.sha256(":".join(str(x) for x in ("round", pace.seed, *salt)).encode()).hexdigest()
+
+
+def shuffler(deal: Deal, game: HandGame, pace: Pace = DEFAULT_PACE) -> Shuffler:
+    """What reshuffles the pile of this deal if its stock runs out: the
+    deal's seed, counting on from the reshuffles so far."""
+    if deal.seed is None:  # dealt before deals had seeds
+        return rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken)
+    return Reshuffles(bytes.fromhex(deal.seed), game.reshuffles)
 
 
 def create_digital_table(
@@ -74,9 +124,13 @@ def create_digital_table(
     hints: bool = True,
     clock: TurnClock | str = TurnClock.OFF,
     pace: Pace = DEFAULT_PACE,
+    round_: TournamentRound | None = None,
+    round_table: int | None = None,
 ) -> GameTable:
     """A digital table and its first deal (computer players move at once);
-    a turn ``clock`` only where each person plays on their own phone."""
+    a turn ``clock`` only where each person plays on their own phone.  A
+    tournament's table is seated in its round (``round_``, ``round_table``)
+    before the deal: a duplicate round deals from the round's secret."""
     kinds = [_kind(kind) for _, kind in players]
     if PlayerKind.HUMAN not in kinds:
         raise ServiceError("no_person", "players")
@@ -99,6 +153,8 @@ def create_digital_table(
         player.kind = kind
         if table.play_mode is PlayMode.DEVICES and kind is PlayerKind.HUMAN:
             player.seat_token = new_token()
+    if round_ is not None:
+        table.round_id, table.round_table = round_.id, round_table
     db.session.flush()
     start_deal(table, pace)
     return table
@@ -131,9 +187,17 @@ def start_deal(table: GameTable, pace: Pace = DEFAULT_PACE, by: str = "") -> Dea
     dealer = seats.index(step.dealer) if step.dealer in seats else 0
     number = step.number
     redeals = db.session.scalar(select(func.count(Deal.id)).where(Deal.table_id == table.id, Deal.number == number))
-    salt = (table.id, number, redeals) if redeals else (table.id, number)
-    game = HandGame.deal(table.rules, len(seats), dealer, rng(pace, *salt), table_players=len(table.players))
-    deal = Deal(table_id=table.id, number=number, seats=seats, state=game.to_dict(), dealt_by=by)
+    seed = deal_seed(table, pace, number, redeals or 0, len(seats))
+    game = HandGame.deal(table.rules, len(seats), dealer, SeededShuffle(seed), table_players=len(table.players))
+    deal = Deal(
+        table_id=table.id,
+        number=number,
+        seats=seats,
+        state=game.to_dict(),
+        dealt_by=by,
+        seed=seed.hex(),
+        commitment=commitment(seed),
+    )
     clock.start(deal, clock.clock_for(table), len(seats))
     db.session.add(deal)
     db.session.flush()
@@ -267,7 +331,7 @@ def _computer_turn(
     player = table.players[deal.seats[game.turn]]
     if not player.kind.computer:
         deal.covered = [*(deal.covered or []), len(game.log)]
-    bot_turn(game, bot_for(player), rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken), totals=totals)
+    bot_turn(game, bot_for(player), shuffler(deal, game, pace), totals=totals)
 
 
 def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE, at: datetime | None = None) -> bool:
@@ -444,7 +508,7 @@ def act(
         raise PlayError("That seat is not yours to play.", "seat", key="seat")
     if action in ("stock", "discard_pile"):
         source = Source.STOCK if action == "stock" else Source.DISCARD
-        game.draw(engine_seat, source, rng(pace, deal.table_id, deal.number, deal.id, game.turns_taken))
+        game.draw(engine_seat, source, shuffler(deal, game, pace))
     elif action in ("discard", "close"):
         try:
             chosen = parse_card(card or "", table.rules.pack, "card")

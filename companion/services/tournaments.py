@@ -38,6 +38,7 @@ from ..models import (
     Deal,
     GameTable,
     Group,
+    Hand,
     PlayerKind,
     ResultKind,
     TableKind,
@@ -68,7 +69,7 @@ from ..rules.tournament import (
 from .groups import CURRENCIES
 from .ledger import split_pot, to_cents
 from .nextstep import played_out
-from .play import DEFAULT_PACE, Pace, create_digital_table
+from .play import DEFAULT_PACE, Pace, create_digital_table, new_round_secret
 from .standing import Standing
 from .summary import Summary, summary_of
 from .tables import create_table
@@ -133,6 +134,8 @@ class Settings:
     #: ``bots.BOTS``) who fills a digital table up to four seats ("": nobody).
     play: str = Play.CARDS
     bots: str = ""
+    #: Duplicate deals at the app's tables (``duplicate_seed``; not with cards).
+    duplicate: bool = False
 
     def verify(self) -> None:
         if self.format not in tuple(Format):
@@ -141,6 +144,8 @@ class Settings:
             raise ServiceError("play", "play")
         if self.bots and (self.bots not in BOTS or self.play == Play.CARDS):
             raise ServiceError("bots_cards" if self.bots in BOTS else "unknown_player", "bots")
+        if self.duplicate and self.play == Play.CARDS:
+            raise ServiceError("duplicate_cards", "duplicate")
         if self.advance not in (1, 2):
             raise ServiceError("advance", "advance")
         if not 1 <= self.rounds <= MAX_ROUNDS:
@@ -200,6 +205,7 @@ def create_tournament(
         prizes=list(settings.prizes),
         play=str(settings.play),
         bots=settings.bots,
+        duplicate=settings.duplicate,
         seed=seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000),
         group_id=group.id if group is not None else None,
     )
@@ -502,6 +508,8 @@ def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAUL
     claim(tournament, version)
     number = view.number + 1
     round_ = TournamentRound(number=number, seed=tournament.seed + number)
+    if tournament.duplicate and tournament.play != Play.CARDS:
+        round_.deal_secret = new_round_secret(pace, tournament.id, number)
     tournament.all_rounds.append(round_)
     db.session.flush()
     for index, names in enumerate(seating, start=1):
@@ -518,7 +526,9 @@ def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAUL
             seats = [(name, PlayerKind.HUMAN.value) for name in names]
             if tournament.bots:
                 seats += [(name, tournament.bots) for name in bot_names(names, FILLED_SEATS - len(names))]
-            table = create_digital_table(**common, players=seats, mode=tournament.play, hints=False, pace=pace)
+            table = create_digital_table(
+                **common, players=seats, mode=tournament.play, hints=False, pace=pace, round_=round_, round_table=index
+            )
         table.round_id = round_.id
         table.round_table = index
         table.group_id = tournament.group_id
@@ -746,6 +756,85 @@ class _Tally:
     reached: int = 0
     place: int = 0
     table: int | None = None
+
+
+# -- duplicate rounds ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    """What one player scored holding one seat's cards, and their place among
+    everybody who held them across the round."""
+
+    name: str
+    table: int
+    points: int
+    place: int
+    computer: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SameCards:
+    """One seat across the tables of a duplicate round with ``players``
+    seats: who held its cards, fewest points first.  ``points`` count only
+    the ``hands`` that were dealt alike at every one of these tables (of
+    ``played`` hands played at them)."""
+
+    players: int
+    seat: int
+    scores: tuple[SeatScore, ...]
+    hands: int
+    played: int
+
+
+def same_cards(round_: TournamentRound) -> list[SameCards]:
+    """The duplicate comparison of a round, worked out from its deals (never
+    stored): tables of the same size were dealt alike (``play.deal_seed``),
+    so seat k at one holds the cards seat k held at the others.  A hand
+    counts where every such table closed it from the same seal (a void hand
+    dealt again, or a player out, changes the deal: that hand counts for
+    nobody).  Tables of a size no other table has are left out."""
+    if not round_.deal_secret:
+        return []
+    by_size: dict[int, list[GameTable]] = {}
+    for table in round_.tables:
+        by_size.setdefault(len(table.players), []).append(table)
+    out: list[SameCards] = []
+    for size, tables in sorted(by_size.items()):
+        if len(tables) < 2:
+            continue
+        closed = {t.id: _closed_deals(t) for t in tables}
+        numbers = set.intersection(*(set(closed[t.id]) for t in tables))
+        alike = sorted(n for n in numbers if len({closed[t.id][n][0] for t in tables}) == 1)
+        played = max(len(closed[t.id]) for t in tables)
+        points = {t.id: _seat_points(t, [closed[t.id][n][1] for n in alike]) for t in tables}
+        for seat in range(size):
+            scored = [
+                (points[t.id][seat], t.round_table or 0, t.names[seat], t.players[seat].kind.computer) for t in tables
+            ]
+            scored.sort(key=lambda x: (x[0], x[1]))
+            scores: list[SeatScore] = []
+            for index, (value, number, name, computer) in enumerate(scored):
+                place = scores[-1].place if index and scored[index - 1][0] == value else index + 1
+                scores.append(SeatScore(name, number, value, place, computer))
+            out.append(SameCards(size, seat, tuple(scores), len(alike), played))
+    return out
+
+
+def _closed_deals(table: GameTable) -> dict[int, tuple[str | None, int]]:
+    """Hand number → the seal and the scoreboard hand of the deal that closed it."""
+    query = select(Deal).where(Deal.table_id == table.id, Deal.hand_id.is_not(None)).order_by(Deal.id)
+    return {d.number: (d.commitment, d.hand_id) for d in db.session.scalars(query) if d.hand_id is not None}
+
+
+def _seat_points(table: GameTable, hand_ids: Sequence[int]) -> list[int]:
+    """Each seat's points in these hands of the table."""
+    points = [0] * len(table.players)
+    if not hand_ids:
+        return points
+    for hand in db.session.scalars(select(Hand).where(Hand.id.in_(hand_ids))):
+        for entry in hand.entries:
+            if 0 <= entry.seat < len(points):
+                points[entry.seat] += entry.points or 0
+    return points
 
 
 def prize_cents(pot: int, places: Sequence[int], prizes: Sequence[int]) -> list[int]:

@@ -99,6 +99,8 @@ def export_table(table: GameTable) -> dict[str, Any]:
                 "hand": by_id.get(d.hand_id) if d.hand_id is not None else None,
                 "hints": d.hints,
                 "dealt_by": d.dealt_by,
+                "seed": d.seed,
+                "commitment": d.commitment,
             }
             for d in db.session.scalars(select(Deal).where(Deal.table_id == table.id).order_by(Deal.id))
         ],
@@ -181,6 +183,8 @@ def import_table(data: dict[str, Any]) -> GameTable:
                 hand_id=hand_id,
                 hints=d.get("hints"),
                 dealt_by=d.get("dealt_by", ""),
+                seed=d.get("seed"),
+                commitment=d.get("commitment"),
             )
         )
     return table
@@ -271,11 +275,12 @@ _TOURNAMENT_FIELDS = (
     "prizes",
     "play",
     "bots",
+    "duplicate",
     "seed",
     "version",
 )
 #: What an export made before a field existed means by its absence.
-_TOURNAMENT_DEFAULTS = {"play": "cards", "bots": ""}
+_TOURNAMENT_DEFAULTS = {"play": "cards", "bots": "", "duplicate": False}
 _RESULT_FIELDS = ("kind", "places", "by", "reason", "version")
 
 
@@ -299,6 +304,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
                 {
                     "number": r.number,
                     "seed": r.seed,
+                    "deal_secret": r.deal_secret,
                     "started_at": _time(r.started_at),
                     "undone_at": _time(r.undone_at),
                     "tables": [
@@ -339,6 +345,7 @@ def import_tournament(data: dict[str, Any]) -> Tournament:
         round_ = TournamentRound(
             number=r["number"],
             seed=r["seed"],
+            deal_secret=r.get("deal_secret"),
             started_at=_parse_time(r["started_at"]),
             undone_at=_parse_time(r["undone_at"]),
         )

@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms import BooleanField, HiddenField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
@@ -135,6 +135,14 @@ class TournamentForm(HouseRules, FlaskForm):
         default="",
         description=_l("A computer player fills each table to four; it takes no place in the tournament."),
     )
+    duplicate = BooleanField(
+        _l("Duplicate deals: every table of a round gets the same cards"),
+        default=False,
+        description=_l(
+            "In the app only. Tables with the same number of players get the same hands, seat by seat, "
+            "and each seat is compared with the same seat at the other tables."
+        ),
+    )
     entry = Money(_l("Entry fee per player (optional)"), validators=[Optional()])
     currency = SelectField(_l("Currency"), choices=[SelectChoice(c, c) for c in CURRENCIES], default="EUR")
     prizes = NumberList(
@@ -164,6 +172,7 @@ class TournamentForm(HouseRules, FlaskForm):
             prizes=self.prizes.data or (100,),
             play=self.play.data,
             bots=self.bots.data or "",
+            duplicate=bool(self.duplicate.data),
         )
 
     def add_error(self, field: str, message: str) -> None:

@@ -24,6 +24,7 @@ from ..services.tournaments import (
     entrants,
     fingerprint,
     overview,
+    same_cards,
     sign_up,
     start_round,
     table_status,
@@ -187,6 +188,21 @@ def standings(link: Link):
     context = _context(token)
     rated = ranked(tournament_ratings(context["view"]))
     return render_template("tournaments/standings.html", ratings=rated, one_place=one_place, **context)
+
+
+@bp.get("/c/<token>/rounds/<int:number>")
+@allow(READ)
+def round_results(link: Link, number: int):
+    """One round's tables, their places and, for duplicate deals, each seat
+    compared with the same seat at the other tables (worked out, never stored)."""
+    token = _opened(link)
+    view = overview(g.tournament)
+    if not 1 <= number <= len(view.rounds):
+        abort(404)
+    round_, tables = view.rounds[number - 1]
+    return render_template(
+        "tournaments/round.html", **_context(token, view), round_=round_, tables=tables, same=same_cards(round_)
+    )
 
 
 @bp.get("/c/<token>/tables/<int:table_id>/qr.svg")

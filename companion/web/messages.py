@@ -186,7 +186,29 @@ def error_text(error: ChinchonError) -> str:
             return _score_text(key, p) or error.message
         case "play", _k, _p:
             return _play_text(error)
+        case "proof", _k, _p:
+            return _proof_text(error)
     return error.message
+
+
+def _proof_text(error: ChinchonError) -> str:
+    """A hand's record brought to the check page that cannot be read (``rules.deal_proof.ProofError``)."""
+    match error.field.split("[")[0].split(".")[0]:
+        case "seed":
+            return _("The shuffle key is 64 hex digits (0-9, a-f).")
+        case "commitment":
+            return _("The seal is 16 to 64 hex digits (0-9, a-f).")
+        case "rules":
+            return _("The record's rules cannot be read.")
+        case "players" | "table_players" | "dealer":
+            return _("The record's players cannot be read.")
+        case "dealt":
+            return _("The record's dealt cards cannot be read.")
+        case "moves":
+            return _("The record's moves cannot be read.")
+        case "stock_left":
+            return _("The record's stock cannot be read.")
+    return _("This is not the record of a hand.")
 
 
 def _play_text(error: ChinchonError) -> str:
@@ -412,6 +434,14 @@ def _score_text(key: str | None, p: dict) -> str | None:
             return _("The players changed meanwhile; look again.")
         case "clock_one_phone":
             return _("The turn clock is for a game where each person plays on their own phone.")
+        case "proof_in_play":
+            return _("The shuffle key is shown when the hand ends.")
+        case "proof_held":
+            return _("The shuffle key is shown once every table of the round has played this hand.")
+        case "proof_none":
+            return _("This hand was dealt before deals could be checked.")
+        case "proof_too_long":
+            return _("This record has more moves than a hand can have.")
     return _group_text(key, p)
 
 
@@ -503,6 +533,8 @@ def _tournament_text(key: str | None, p: dict) -> str | None:
             return _("This table is not part of a tournament.")
         case "bots_cards":
             return _("Computer players can only fill tables played in the app.")
+        case "duplicate_cards":
+            return _("Duplicate deals are for tables played in the app.")
         case "result_digital":
             return _("The app dealt and judged every hand at this table: its result goes to the tournament by itself.")
         case "reason_missing":

@@ -150,7 +150,7 @@ def euros(cents: int) -> str:
     return f"€{cents // 100}.{cents % 100:02d}"
 
 
-@pytest.mark.play_seed("e2e-19")  # the digital match: two hands, 8 turns of Ana's
+@pytest.mark.play_seed("e2e-19")  # the digital match against the computer, the same deals on every run
 def test_a_group_evening(page: Page, live_server: str):
     # The group: four friends, 50 cents a match, short matches to 30.
     page.goto(live_server + "/")

@@ -44,7 +44,7 @@ def take_turn(page: Page) -> None:
         page.get_by_role("button", name="Throw", exact=True).click()
 
 
-@pytest.mark.play_seed("e2e-21")  # Ana plays 4 turns, then Robo closes
+@pytest.mark.play_seed("e2e-21")  # a replayable deal, played until somebody closes
 def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
     create(page, live_server, [("Ana", "human"), ("Robo", "good")], "hotseat")
     for _ in range(150):
@@ -63,7 +63,7 @@ def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-@pytest.mark.play_seed("e2e-15")  # Ana plays 3 turns and Ben 4, then Robo closes
+@pytest.mark.play_seed("e2e-15")  # a replayable deal, played until somebody closes
 def test_a_hand_on_two_devices_never_shows_the_other_hand(
     browser: Browser, browser_context_args, page: Page, live_server: str
 ):

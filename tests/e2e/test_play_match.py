@@ -69,6 +69,7 @@ def play_turn(phone: Page) -> None:
         button.click()
 
 
+@pytest.mark.play_seed("e2e-m1")  # hand 1 ends void (the stock runs out), dealt again it is closed and ends the match
 def test_a_whole_match_on_three_phones(browser: Browser, browser_context_args, page: Page, live_server: str):
     page.goto(live_server + "/play/new")
     for i, (name, kind) in enumerate([("Ana", "human"), ("Ben", "human"), ("Robo", "good")]):

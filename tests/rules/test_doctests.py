@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "variants", "melds", "close", "settle", "match", "game", "names", "tournament"]
+MODULES = ["cards", "variants", "melds", "close", "settle", "match", "game", "names", "tournament", "deal_proof"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -9,8 +9,9 @@ import pytest
 
 from companion.bots import BOTS
 from companion.bots.view import seat_view
-from companion.models import GameTable
+from companion.models import Deal, GameTable
 from companion.rules.tournament import Format, Play
+from companion.services import proofs
 from companion.services import tournaments as service
 from companion.services.play import Pace, act, advance, current_deal, deal_next, game_of
 from companion.services.rematch import rematch
@@ -152,6 +153,7 @@ def test_the_organizer_corrects_only_the_players_places():
         ({"play": "online"}, "play"),
         ({"play": Play.CARDS, "bots": "good"}, "bots_cards"),
         ({"bots": "wizard"}, "unknown_player"),
+        ({"play": Play.CARDS, "duplicate": True}, "duplicate_cards"),
     ],
 )
 def test_bad_digital_settings_are_refused_and_store_nothing(change, key):
@@ -177,3 +179,55 @@ def test_a_round_in_the_app_cannot_be_undone_once_somebody_moved():
     person_turn(table)
     assert not service.overview(tournament).undoable
     refused(lambda: service.undo_round(tournament, tournament.version), "round_played")
+
+
+def deals_of(table: GameTable) -> list[Deal]:
+    return sorted(table.deals, key=lambda d: d.id)
+
+
+def dealt(table: GameTable, deal: Deal) -> tuple:
+    """The hands as dealt, seat by seat, and the first card of the pile (from the deal's record)."""
+    record = proofs.record(table, deal)
+    return record.hands, record.discard, record.dealer
+
+
+def test_a_duplicate_round_deals_every_table_alike_and_compares_the_same_seats():
+    tournament = new(format=Format.POINTS, rounds=1, round_hands=2, duplicate=True)
+    first, second = start(tournament).tables
+    assert len(first.players) == len(second.players) == 4
+    one, two = current_deal(first), current_deal(second)
+    assert one.seed == two.seed and one.commitment == two.commitment  # the same seed, each deal its own row
+    assert game_of(first, one).hands == game_of(second, two).hands  # seat k holds the same cards at both
+    play_hand(first)
+    # Hand 1 is over at table 1, not at table 2: its key would show table 2 everybody's cards.
+    seal = proofs.seal_of(deals_of(first)[0])
+    assert seal.held and seal.seed is None
+    refused(lambda: proofs.record(first, deals_of(first)[0]), "proof_held")
+    play_hand(second)
+    assert proofs.seal_of(deals_of(first)[0]).seed == deals_of(first)[0].seed
+    for table in (first, second):
+        play_hand(table)
+    assert service.overview(tournament).over
+    closed = [[d for d in deals_of(t) if d.hand_id is not None] for t in (first, second)]
+    assert [d.number for d in closed[0]] == [d.number for d in closed[1]] == [1, 2]
+    for a, b in zip(*closed, strict=True):
+        assert a.commitment == b.commitment and dealt(first, a) == dealt(second, b)
+        assert proofs.check(first, a)[1].ok and proofs.check(second, b)[1].ok
+    comparison = service.same_cards(tournament.played_rounds[0])
+    assert [(c.players, c.seat) for c in comparison] == [(4, 0), (4, 1), (4, 2), (4, 3)]
+    for c in comparison:
+        assert c.hands == c.played == 2
+        expected = sorted(
+            ((standing(t).total(c.seat), t.round_table, t.names[c.seat]) for t in (first, second)),
+        )
+        assert [(s.points, s.table, s.name) for s in c.scores] == expected
+        places = [s.place for s in c.scores]
+        assert places[0] == 1 and places[1] == (1 if expected[0][0] == expected[1][0] else 2)
+    assert [s.computer for s in comparison[3].scores] == [True, True]  # Bot 1 holds seat 4 at both tables
+
+
+def test_a_round_without_duplicate_deals_shuffles_each_table_on_its_own():
+    tournament = new(format=Format.POINTS, rounds=1, round_hands=1)
+    first, second = start(tournament).tables
+    assert current_deal(first).seed != current_deal(second).seed
+    assert service.same_cards(tournament.played_rounds[0]) == []

@@ -132,6 +132,8 @@ def test_each_route_answers_each_link_as_the_table_says(client, app, links, role
                     expected = "403"  # a tournament's table only (test_a_tournament_tables_player_link_is_its_phone)
                 elif endpoint == "play.review" and role == WATCH:
                     expected = "403"  # once the match is over (test_the_read_only_link_waits_for_the_end_of_the_match)
+                elif endpoint in ("play.proof", "play.proof_json") and role == WATCH:
+                    expected = "403"  # once the hand is over (test_deal_proof.py)
                 elif role in PERMISSIONS[endpoint].get(method, ()):
                     expected = "allowed"
                 else:
