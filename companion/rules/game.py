@@ -490,8 +490,13 @@ def replay(final: HandGame) -> list[tuple[HandGame, Move]]:
     stacked = _Stacked(segments, final.stock)
     out: list[tuple[HandGame, Move]] = []
     for m in log:
-        if isinstance(m, Reshuffle) or (isinstance(m, Void) and m.reason != VoidReason.ABANDONED):
-            continue  # made by the draw before it
+        if isinstance(m, Reshuffle):
+            continue  # made by the draw after it (a card drawn, or the hand void)
+        if isinstance(m, Void) and m.reason != VoidReason.ABANDONED:
+            # A draw from a stock that ran out for good: no card, the hand void (not a decision: no step).
+            if m.seat is None or game.draw(m.seat, Source.STOCK, stacked) is not None or game.void != m:
+                raise PlayError("The record's void hand does not follow from its deal.", "log")
+            continue
         before = HandGame.from_dict(game.to_dict(), rules)
         if isinstance(m, Draw):
             if game.draw(m.seat, m.source, stacked) != m.card:

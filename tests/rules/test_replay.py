@@ -93,3 +93,27 @@ def test_the_closer_shows_the_card_put_face_down():
     if final.closer is not None:
         before, move = steps[-1]
         assert isinstance(move, Close) and move.card in before.hands[move.seat] and len(before.hands[move.seat]) == 8
+
+
+@pytest.mark.parametrize("limit", [0])
+def test_a_hand_void_when_the_stock_runs_out_past_the_house_rule_replays(limit):
+    """SPEC §6: with ``max_reshuffles`` the stock may run out for good: the
+    draw that finds it empty takes no card and the hand ends void.  Its record
+    (no draw logged, then the void) replays to the same final position."""
+    rules = get_rules("classic", max_reshuffles=limit, close_max=0, close_rule="points")
+    finals = [g for g in (played(rules, 2, seed) for seed in range(40)) if g.void is not None]
+    assert finals  # the case is really exercised
+    for final in finals:
+        assert final.void.reason.value == "reshuffles" and final.reshuffles == limit
+        steps = replay(HandGame.from_dict(final.to_dict(), rules))
+        assert len(steps) == sum(not isinstance(m, Reshuffle | Void) for m in final.log)
+        assert isinstance(steps[-1][1], Discard)  # the last decision: the void is no one's
+
+
+def test_a_void_hand_that_does_not_follow_from_its_deal_is_refused():
+    rules = get_rules("classic", max_reshuffles=0, close_max=0, close_rule="points")
+    final = next(g for g in (played(rules, 2, seed) for seed in range(40)) if g.void is not None)
+    data = final.to_dict()
+    data["log"].insert(len(data["log"]) - 1, dict(data["log"][-2]))  # one discard more before the void
+    with pytest.raises(PlayError):
+        replay(HandGame.from_dict(data, rules))
