@@ -13,6 +13,7 @@ from html import unescape
 from companion.extensions import db
 from companion.models import Entry, GameTable
 from companion.services import tables as table_service
+from companion.services.proofs import Seal
 from companion.services.unit import ServiceError, transaction
 
 from .helpers import (
@@ -422,6 +423,8 @@ def review_html(app, lang: str) -> str:
         "closer_judged": False,
         "thresholds": (3.0, 7.0, 15.0),
         "back": "/",
+        "seal": Seal(checkable=False, commitment="", short="", seed=None, ordinal=4),  # dealt before seals
+        "proof_url": None,
     }
     with app.test_request_context(headers={"Cookie": f"lang={lang}"}):
         return render_template("play/review.html", **context)
