@@ -234,7 +234,7 @@ def head_to_head_csv(link: Link):
 def ratings_csv(link: Link):
     """Every rated match of every player: the rating after it and the change."""
     figures = statistics(link.group, matches(link.group), Period("all"))
-    rows: list[list[object]] = [[_("Date"), _("Player"), _("Rating"), _("Change")]]
+    rows: list[list[object]] = [[_("Date"), _("Player"), _("Rating"), _("Rating change")]]
     history = sorted(
         (
             (when, table, r.name, after, change)

@@ -192,7 +192,7 @@ def matches_csv(link: Link):
             "; ".join(m.players),
             "; ".join(f"{p} {m.totals[p]}" for p in m.players),
             "; ".join(m.winners) if m.finished else _("in progress"),
-            str(from_cents(m.pot_cents)),
+            from_cents(m.pot_cents),
         ]
         for m in matches(group)
         if m.season == number

@@ -259,7 +259,7 @@ def test_the_spreadsheets_hold_every_figure(client, app):
     h2h = csv_rows(client.get(f"/g/{token}/head-to-head.csv?period=all"))
     assert ["Ana", "Ben", "2", "0", "0"] in h2h and ["Ben", "Ana", "0", "2", "0"] in h2h
     history = csv_rows(client.get(f"/g/{token}/ratings.csv"))
-    assert history[0] == ["Date", "Player", "Rating", "Change"]
+    assert history[0] == ["Date", "Player", "Rating", "Rating change"]
     assert [row[1] for row in history[1:]] == ["Ana", "Ben", "Carla", "Dani", "Ana", "Ben"]
     client.set_cookie("lang", "es")
     spanish = client.get(f"/g/{token}/stats.csv?period=all").get_data(as_text=True)

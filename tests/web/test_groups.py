@@ -782,9 +782,12 @@ def test_season_csv(client, app):
     rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert rows[0] == ["Date", "Season", "Table", "Players", "Final totals", "Winners", "Pot"]
     assert [r[3:] for r in rows[1:]] == [
-        ["Ana; Ben; Carla; Dani", "Ana 115; Ben 102; Carla 57; Dani 109", "Carla", "2.50"],
-        ["Ana; Ben", "Ana -9; Ben 100", "Ana", "1.00"],
+        ["Ana; Ben; Carla; Dani", "Ana 115; Ben 102; Carla 57; Dani 109", "Carla", "2.5"],
+        ["Ana; Ben", "Ana -9; Ben 100", "Ana", "1"],  # a number a spreadsheet reads, as every CSV's
     ]
+    client.set_cookie("lang", "es_AR")  # a decimal comma where the language writes one, as every CSV's numbers
+    spanish = client.get(f"/g/{token}/matches.csv?season=1").get_data().decode("utf-8-sig")
+    assert spanish.splitlines()[1].endswith(";2,5")
 
 
 def test_season_csv_cells_never_start_a_formula(client, app):
