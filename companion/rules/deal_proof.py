@@ -419,7 +419,12 @@ def verify(record: HandRecord, seal: str | None = None) -> Verdict:
         game = deal_from(record.seed, record.rules, players, record.dealer, record.table_players)
     except PlayError as error:
         raise ProofError(error.message, "players") from None
-    mismatches += _dealt_mismatches(record, game)
+    dealt = _dealt_mismatches(record, game)
+    mismatches += dealt
+    if dealt:
+        # Not the key's deal: the moves cannot be followed from it, so nothing
+        # after it is judged (a wrong key is not a player breaking the rules).
+        return Verdict(tuple(mismatches), frozenset({Check.DRAWS, Check.RESHUFFLES, Check.MOVES}), 0, 0)
     walk = _Walk(record, game)
     mismatches += walk.run()
     return Verdict(tuple(mismatches), frozenset(walk.unchecked), walk.draws, walk.reshuffles)

@@ -176,6 +176,10 @@ def test_a_changed_seed_fails_the_seal():
     data["seed"] = derive_seed(SEED, "forged").hex()
     verdict = checked(data)
     assert verdict.status(Check.COMMITMENT) == "failed" and not verdict.ok
+    # Another key deals other cards: the deal fails, and the moves are not
+    # judged from a deal that is not the key's (nobody broke a rule).
+    assert verdict.status(Check.DEAL) == "failed"
+    assert [verdict.status(c) for c in (Check.DRAWS, Check.RESHUFFLES, Check.MOVES)] == ["unchecked"] * 3
 
 
 def test_a_changed_seal_fails_the_seal_only():
