@@ -41,6 +41,13 @@ def _period(link: Link, offered: list[Period]) -> Period:
     return period
 
 
+def _asked(link: Link) -> tuple[Statistics, list[Period]]:
+    """The statistics of the period the address asks for, and every period the group offers."""
+    everything = matches(link.group)
+    offered = periods(link.group, everything)
+    return statistics(link.group, everything, _period(link, offered)), offered
+
+
 def rating_number(rating: Rating | None) -> str:
     return one_place(rating.ordinal if rating is not None else None)
 
@@ -79,10 +86,8 @@ def evening_text(evening) -> str:
 @allow(READ)
 def stats(link: Link):
     group = link.group
-    everything = matches(group)
-    offered = periods(group, everything)
-    period = _period(link, offered)
-    figures = statistics(group, everything, period)
+    figures, offered = _asked(link)
+    period = figures.period
     played = [p for p in figures.players if p.matches]
     return render_template(
         "groups/stats.html",
@@ -167,10 +172,8 @@ def _rounded(value: float) -> Decimal:
 @allow(READ)
 def stats_csv(link: Link):
     """One row per player of the period, every figure of the statistics page and the rating."""
-    group = link.group
-    everything = matches(group)
-    period = _period(link, periods(group, everything))
-    figures = statistics(group, everything, period)
+    figures, _offered = _asked(link)
+    period = figures.period
     rows: list[list[object]] = [
         [
             _("Player"),
@@ -218,10 +221,8 @@ def stats_csv(link: Link):
 @allow(READ)
 def head_to_head_csv(link: Link):
     """Every pair who met in the period's finished matches: who finished above whom, how often."""
-    group = link.group
-    everything = matches(group)
-    period = _period(link, periods(group, everything))
-    figures = statistics(group, everything, period)
+    figures, _offered = _asked(link)
+    period = figures.period
     rows: list[list[object]] = [[_("Player"), _("Against"), _("Above"), _("Below"), _("Tied")]]
     for p in figures.players:
         for other, record in p.head_to_head.items():
