@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import select
 
@@ -240,7 +240,14 @@ def closed_refusal(table: GameTable) -> Refusal | None:
     return None
 
 
-def ended(table: GameTable, finished: bool, hands: int) -> Refusal | None:
+class HandLimited(Protocol):
+    """A table as :func:`ended` reads it (a table, or a tournament page's row)."""
+
+    @property
+    def hand_limit(self) -> int | None: ...
+
+
+def ended(table: HandLimited, finished: bool, hands: int) -> Refusal | None:
     """Nothing left to play: the match is over, or a round's hands are in."""
     if finished:
         return Refusal.MATCH_OVER
@@ -249,7 +256,7 @@ def ended(table: GameTable, finished: bool, hands: int) -> Refusal | None:
     return None
 
 
-def played_out(table: GameTable, summary: Summary) -> bool:
+def played_out(table: HandLimited, summary: Summary) -> bool:
     """The table has nothing left to play (from its stored summary)."""
     return ended(table, summary.finished, summary.hands) is not None
 

@@ -28,6 +28,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -62,13 +63,23 @@ def places(table: GameTable, current: Standing, *, people_only: bool = True) -> 
     Carla 2, Dani 3, Ben 4."""
     if not current.state.finished or (people_only and any(p.kind is not PlayerKind.HUMAN for p in table.players)):
         return None
-    return left_last(table, {p.seat: p.place for p in current.ranking()})
+    return left_last(table.players, {p.seat: p.place for p in current.ranking()})
 
 
-def left_last(table: GameTable, ranked: Mapping[int, int]) -> dict[int, int]:
+class Seated(Protocol):
+    """A table's seat as :func:`left_last` reads it (a player, or a tournament page's row)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def stand_in_since(self) -> datetime | None: ...
+
+
+def left_last(players: Iterable[Seated], ranked: Mapping[int, int]) -> dict[int, int]:
     """Seat → place with every person who left (the computer still plays
     their seat) moved to a shared last place, the others closing up."""
-    left = {p.seat for p in table.players if p.stand_in_since is not None and p.seat in ranked}
+    left = {p.seat for p in players if p.stand_in_since is not None and p.seat in ranked}
     stayed = {seat: place for seat, place in ranked.items() if seat not in left}
     result = {seat: 1 + sum(other < place for other in stayed.values()) for seat, place in stayed.items()}
     return result | dict.fromkeys(left, len(stayed) + 1)

@@ -299,7 +299,7 @@ def tournament_ratings(view: Overview) -> dict[str, Rating]:
             table = status.table
             if not status.final or any(p.kind is not PlayerKind.HUMAN for p in table.players):
                 continue
-            seats = rating_service.left_last(table, dict(status.places))
+            seats = rating_service.left_last(table.players, dict(status.places))
             results.append(Result(table.created_at, table.id, {table.names[s]: seats[s] for s in sorted(seats)}))
     return rating_service.rate(results)
 

@@ -26,11 +26,11 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import func, inspect, select
-from sqlalchemy.orm import lazyload, selectinload
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import func, select
 
 from ..bots import BOTS
 from ..extensions import db
@@ -39,7 +39,9 @@ from ..models import (
     GameTable,
     Group,
     Hand,
+    Player,
     PlayerKind,
+    PlayMode,
     ResultKind,
     TableKind,
     TableResult,
@@ -262,18 +264,105 @@ def withdraw(tournament: Tournament, version: int | None, player_id: int | None)
 
 
 # -- the tables of a round ------------------------------------------------------------------
-@dataclass
+# The pages of many tables (the dashboard, the wall, the standings) read
+# plain rows, not the tables' objects: one query for every table of every
+# round played (:func:`_board`), each table's match from its stored summary.
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of a table, as the tournament's pages read it."""
+
+    seat: int
+    name: str
+    kind: PlayerKind
+    seat_token: str | None
+    #: Since when the computer plays for a person who left (None: nobody left).
+    stand_in_since: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """What was last said of a table's result (:class:`~companion.models.TableResult`)."""
+
+    kind: ResultKind
+    #: ``(seat, place)`` best first.
+    places: tuple[tuple[int, int], ...]
+    by: str
+    reason: str
+    #: The table's version when it was said.
+    version: int
+
+    @classmethod
+    def of(cls, result: TableResult) -> ResultRow:
+        places = tuple((seat, place) for seat, place in result.places)
+        return cls(result.kind, places, result.by, result.reason, result.version)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A tournament table as the pages of many tables read it: plain values."""
+
+    id: int
+    round_table: int | None
+    kind: TableKind
+    play_mode: PlayMode | None
+    version: int
+    hand_limit: int | None
+    created_at: datetime
+    player_token: str
+    watch_token: str
+    players: tuple[SeatRow, ...]
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, table: GameTable) -> TableRow:
+        seats = tuple(SeatRow(p.seat, p.name, p.kind, p.seat_token, p.stand_in_since) for p in table.players)
+        return cls(
+            table.id,
+            table.round_table,
+            table.kind,
+            table.play_mode,
+            table.version,
+            table.hand_limit,
+            table.created_at,
+            table.player_token,
+            table.watch_token,
+            seats,
+            tuple(s.name for s in seats),
+        )
+
+    @property
+    def digital(self) -> bool:
+        return self.kind is TableKind.DIGITAL
+
+    @property
+    def seat_links(self) -> bool:
+        """A digital table played on a phone each: every person has a seat link."""
+        return self.play_mode is PlayMode.DEVICES
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """A round started and not undone."""
+
+    id: int
+    number: int
+    started_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class TableStatus:
     """One table of a round as the organizer sees it."""
 
-    table: GameTable
+    table: TableRow
     #: The table's match (its summary: hands, totals, ranking).
     summary: Summary
     status: TableState
     #: ``(seat, place)`` best first: what the tournament counts (the result, or the live ranking).
     places: list[tuple[int, int]]
     #: The result row that speaks for the table (None: nothing said yet).
-    result: TableResult | None
+    result: ResultRow | None
 
     @property
     def number(self) -> int:
@@ -307,12 +396,12 @@ class TableStatus:
         return self.status == FINISHED
 
 
-def entrants(table: GameTable) -> list[int]:
+def entrants(table: GameTable | TableRow) -> list[int]:
     """The seats of the tournament's players (not the computer players filling a digital table)."""
     return [p.seat for p in table.players if p.kind is PlayerKind.HUMAN]
 
 
-def live_places(table: GameTable, summary: Summary) -> list[tuple[int, int]]:
+def live_places(table: GameTable | TableRow, summary: Summary) -> list[tuple[int, int]]:
     """The table's ranking of the moment among the tournament's players:
     a computer player ahead of them takes no place from them."""
     people = set(entrants(table))
@@ -325,17 +414,22 @@ def live_places(table: GameTable, summary: Summary) -> list[tuple[int, int]]:
 
 
 def table_status(table: GameTable, current: Standing | None = None) -> TableStatus:
+    """One table's status (its own pages, and the writes about its result).
+    ``current``: the table's standing when the caller has it, else its stored summary."""
+    summary = Summary.of(current) if current is not None else summary_of(table)
+    latest = ResultRow.of(table.results[-1]) if table.results else None
+    return _status(TableRow.of(table), summary, latest)
+
+
+def _status(table: TableRow, summary: Summary, latest: ResultRow | None) -> TableStatus:
     """A digital table's result goes to the tournament by itself once it is
     played out (the app dealt and judged every card); a physical table's
-    waits for a player there to confirm it.  ``current``: the table's
-    standing when the caller has it, else its stored summary."""
-    summary = Summary.of(current) if current is not None else summary_of(table)
+    waits for a player there to confirm it."""
     live = live_places(table, summary)
-    latest = table.results[-1] if table.results else None
     if latest is not None and latest.kind in (CLOSED, CORRECTED):
-        return TableStatus(table, summary, FINISHED, [(s, p) for s, p in latest.places], latest)
+        return TableStatus(table, summary, FINISHED, list(latest.places), latest)
     out = played_out(table, summary)
-    if table.kind is TableKind.DIGITAL:
+    if table.digital:
         return TableStatus(table, summary, FINISHED if out else PLAYING, live, None)
     if latest is not None and latest.version == table.version:  # said of the table as it stands
         if out and latest.kind is CONFIRMED:
@@ -355,11 +449,9 @@ def in_round(table: GameTable, current: Standing) -> dict:
     return {"in_round": table_status(table, current), "round_left": time_left(round_.tournament, round_)}
 
 
-def round_tables(round_: TournamentRound) -> list[TableStatus]:
-    return [table_status(t) for t in round_.tables]
-
-
-def time_left(tournament: Tournament, round_: TournamentRound, at: datetime | None = None) -> timedelta | None:
+def time_left(
+    tournament: Tournament, round_: TournamentRound | RoundRow, at: datetime | None = None
+) -> timedelta | None:
     """A round on points with a time limit: what is left of it (negative: past), else None."""
     if not tournament.round_minutes:
         return None
@@ -372,7 +464,9 @@ class Overview:
     status; the standings, who goes on and the next seating follow from it."""
 
     tournament: Tournament
-    rounds: list[tuple[TournamentRound, list[TableStatus]]]
+    rounds: list[tuple[RoundRow, list[TableStatus]]]
+    #: The players signed up, in order: ``(name, withdrawn_after)``.
+    players: list[tuple[str, int | None]]
 
     @property
     def number(self) -> int:
@@ -409,7 +503,7 @@ class Overview:
         """Who is seated next: every player still in before the first round
         and in a round on points; in a knockout, who went on from each table."""
         tournament = self.tournament
-        active = [p.name for p in tournament.players if p.withdrawn_after is None]
+        active = [name for name, withdrawn_after in self.players if withdrawn_after is None]
         if tournament.format == Format.POINTS or not self.rounds:
             return active
         names = []
@@ -464,38 +558,90 @@ def fingerprint(tournament: Tournament, at: datetime | None = None) -> str:
 
 
 def overview(tournament: Tournament) -> Overview:
-    _load_rounds(tournament)
-    rounds = tournament.played_rounds
-    _load_results([t for r in rounds for t in r.tables])
-    return Overview(tournament, [(r, round_tables(r)) for r in rounds])
+    """The tournament as its pages show it, read as plain rows: one query for
+    its players, one for every table of every round played (:func:`_board`)."""
+    players = db.session.execute(
+        select(TournamentPlayer.name, TournamentPlayer.withdrawn_after)
+        .where(TournamentPlayer.tournament_id == tournament.id)
+        .order_by(TournamentPlayer.position)
+    ).all()
+    return Overview(tournament, _board(tournament), [(name, after) for name, after in players])
 
 
-def _load_rounds(tournament: Tournament) -> None:
-    """Every round with its tables and their players in three queries, and
-    not their hands: a table's summary says what the pages show of its match
-    (a table whose summary is not its version's loads its hands to replay them)."""
-    if "all_rounds" not in inspect(tournament).unloaded:
-        return
-    query = (
-        select(TournamentRound)
-        .where(TournamentRound.tournament_id == tournament.id)
-        .order_by(TournamentRound.id)
-        .options(selectinload(TournamentRound.tables).options(lazyload(GameTable.hands), lazyload(GameTable.reentries)))
+def _board(tournament: Tournament) -> list[tuple[RoundRow, list[TableStatus]]]:
+    """Every table of every round played, with its players, its latest
+    result and its stored summary, in one query (a row per seat); a table
+    whose summary is not its version's (written in this very transaction)
+    is replayed."""
+    latest = (
+        select(func.max(TableResult.id))
+        .where(TableResult.table_id == GameTable.id)
+        .correlate(GameTable)
+        .scalar_subquery()
     )
-    set_committed_value(tournament, "all_rounds", list(db.session.scalars(query)))
-
-
-def _load_results(tables: Sequence[GameTable]) -> None:
-    """Every table's results in one query, not one per table (64 tables a round)."""
-    unloaded = [t for t in tables if "results" in inspect(t).unloaded]
-    if not unloaded:
-        return
-    found: dict[int, list[TableResult]] = {t.id: [] for t in unloaded}
-    query = select(TableResult).where(TableResult.table_id.in_(found)).order_by(TableResult.id)
-    for result in db.session.scalars(query):
-        found[result.table_id].append(result)
-    for table in unloaded:
-        set_committed_value(table, "results", found[table.id])
+    query = (
+        select(
+            TournamentRound.id,
+            TournamentRound.number,
+            TournamentRound.started_at,
+            GameTable.id,
+            GameTable.round_table,
+            GameTable.kind,
+            GameTable.play_mode,
+            GameTable.version,
+            GameTable.hand_limit,
+            GameTable.created_at,
+            GameTable.player_token,
+            GameTable.watch_token,
+            GameTable.summary,
+            GameTable.summary_version,
+            Player.seat,
+            Player.name,
+            Player.kind,
+            Player.seat_token,
+            Player.stand_in_since,
+            TableResult.kind,
+            TableResult.places,
+            TableResult.by,
+            TableResult.reason,
+            TableResult.version,
+        )
+        .join(GameTable, GameTable.round_id == TournamentRound.id)
+        .join(Player, Player.table_id == GameTable.id)
+        .outerjoin(TableResult, TableResult.id == latest)
+        .where(TournamentRound.tournament_id == tournament.id, TournamentRound.undone_at.is_(None))
+        .order_by(TournamentRound.id, GameTable.round_table, GameTable.id, Player.seat)
+    )
+    rounds: dict[int, tuple[RoundRow, list[TableStatus]]] = {}
+    for _table_id, rows in groupby(db.session.execute(query), key=itemgetter(3)):
+        seated = list(rows)
+        (round_id, number, started_at, table_id, round_table, kind, mode, version, limit, created_at, player, watch,
+         summary_json, summary_version, *_seat, result_kind, places, by, reason, said_at) = seated[0]  # fmt: skip
+        seats = tuple(SeatRow(row[14], row[15], row[16], row[17], row[18]) for row in seated)
+        table = TableRow(
+            table_id,
+            round_table,
+            kind,
+            mode,
+            version,
+            limit,
+            created_at,
+            player,
+            watch,
+            seats,
+            tuple(s.name for s in seats),
+        )
+        if summary_json is not None and summary_version == version:
+            summary = Summary.from_json(summary_json)
+        else:
+            summary = summary_of(db.session.get_one(GameTable, table_id))
+        result = None
+        if result_kind is not None:
+            result = ResultRow(result_kind, tuple((seat, place) for seat, place in places), by, reason, said_at)
+        rounds.setdefault(round_id, (RoundRow(round_id, number, started_at), []))[1].append(
+            _status(table, summary, result)
+        )
+    return list(rounds.values())
 
 
 def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAULT_PACE) -> TournamentRound:
@@ -539,7 +685,7 @@ def start_round(tournament: Tournament, version: int | None, pace: Pace = DEFAUL
     return round_
 
 
-def played_at(tables: Sequence[GameTable]) -> bool:
+def played_at(tables: Sequence[GameTable | TableRow]) -> bool:
     """Something was played at one of these tables: a write to it (a hand,
     even one undone since, a re-entry, a result: its version moved on), or a
     move in a deal of the app (one query for all of them)."""
@@ -697,7 +843,7 @@ def _standings(view: Overview) -> list[Line]:
     last table, fewer hand points."""
     tournament = view.tournament
     knockout = tournament.format == Format.KNOCKOUT
-    tally = {p.name: _Tally() for p in tournament.players}
+    tally = {name: _Tally() for name, _withdrawn_after in view.players}
     for round_, tables in view.rounds:
         for status in tables:
             ranks = [place for _seat, place in status.places]
@@ -710,7 +856,7 @@ def _standings(view: Overview) -> list[Line]:
                 line.rounds += 1
                 line.reached, line.place, line.table = round_.number, place, status.number
                 line.alive = not (knockout and status.final and (index not in on or (view.over and place > 1)))
-    withdrawn = {p.name for p in tournament.players if p.withdrawn_after is not None}
+    withdrawn = {name for name, withdrawn_after in view.players if withdrawn_after is not None}
     for name in [n for n in withdrawn if not tally[n].rounds]:
         del tally[name]  # signed up and withdrawn before playing: not in the standings
     for name, line in tally.items():

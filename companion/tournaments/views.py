@@ -200,9 +200,8 @@ def round_results(link: Link, number: int):
     if not 1 <= number <= len(view.rounds):
         abort(404)
     round_, tables = view.rounds[number - 1]
-    return render_template(
-        "tournaments/round.html", **_context(token, view), round_=round_, tables=tables, same=same_cards(round_)
-    )
+    same = same_cards(g.tournament.played_rounds[number - 1])
+    return render_template("tournaments/round.html", **_context(token, view), round_=round_, tables=tables, same=same)
 
 
 @bp.get("/c/<token>/tables/<int:table_id>/qr.svg")

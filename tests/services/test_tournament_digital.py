@@ -9,6 +9,7 @@ import pytest
 
 from companion.bots import BOTS
 from companion.bots.view import seat_view
+from companion.extensions import db
 from companion.models import Deal, GameTable
 from companion.rules.tournament import Format, Play
 from companion.services import proofs
@@ -92,7 +93,7 @@ def test_computer_players_fill_each_table_to_four_and_take_no_place():
     assert all(s.status == service.FINISHED and s.result is None for s in view.current)  # nobody had to confirm
     assert view.over
     for status in view.current:
-        ranking = [p.seat for p in standing(status.table).ranking() if p.seat != 3]
+        ranking = [p.seat for p in standing(db.session.get_one(GameTable, status.table.id)).ranking() if p.seat != 3]
         assert [seat for seat, _place in status.places] == ranking
         assert sorted(place for _seat, place in status.places)[0] == 1
         assert "Bot 1" not in status.place_names

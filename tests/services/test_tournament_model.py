@@ -788,11 +788,13 @@ class TournamentMachine(RuleBasedStateMachine):
             assert [[s.table.id for s in tables] for _r, tables in view.rounds] == [[t.id for t in r] for r in m.rounds]
             for (_round, statuses), tables in zip(view.rounds, m.rounds, strict=True):
                 for s, t in zip(statuses, tables, strict=True):
-                    assert s.table.version == t.version
-                    assert s.table.summary_version == t.version  # written with the table, never replayed here
-                    assert s.summary == Summary.of(standing(s.table))
+                    table = db.session.get_one(GameTable, s.table.id)
+                    assert s.table.version == t.version == table.version
+                    assert table.summary_version == t.version  # written with the table, never replayed here
+                    assert s.summary == Summary.of(standing(table))
+                    assert s.table == service.TableRow.of(table)
                     assert (s.status, [tuple(p) for p in s.places]) == status_of(t), t.id
-                    step = next_step(s.table)
+                    step = next_step(table)
                     assert step.pending_seats == pending(t), (t.id, step.refusal)
                     assert step.played_out == (played_out(t) and not closed_to_writes(t)), t.id
             assert view.in_play == in_play(m) and view.over == over(m)
