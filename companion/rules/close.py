@@ -323,32 +323,30 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> Optio
     numbered = facts.numbered
     held = hand.full
     found = numbered.of_hand(held, hand.by_suit)
-    # (melds, covered, points they take) of each combination.
-    covers: list[tuple[tuple[int, ...], int, int]]
+    # (melds, covered, points they take, cards left) of each combination.
+    covers: list[tuple[tuple[int, ...], int, int, int]]
     if not found:
-        covers = [((), 0, 0)]
+        covers = [((), 0, 0, 8)]
     else:
         covers = []
-        melds = numbered.melds
-        meld_points = numbered.values
+        alone = numbered.alone
         disjoint = numbered.disjoint
         rest = found
         while rest:
             low = rest & -rest
             rest ^= low  # rest: the melds above this one
             i = low.bit_length() - 1
-            m = melds[i]
             partners = disjoint[i] & found
             if not partners:
-                covers.append(((m,), m, meld_points[i]))
+                covers.append(alone[i])
                 continue
             partners &= rest  # those below paired with it already
+            (m,), _, points, _ = alone[i]
             while partners:
                 bit = partners & -partners
                 partners ^= bit
-                j = bit.bit_length() - 1
-                n = melds[j]
-                covers.append(((m, n), m | n, meld_points[i] + meld_points[j]))
+                (n,), _, points2, _ = alone[bit.bit_length() - 1]
+                covers.append(((m, n), m | n, points + points2, 8 - (m | n).bit_count()))
     # Each combination is ranked by the leading fields of its row: (illegal,
     # loses_match, points, loose, meld_count, melds).  No two combinations
     # have the same melds, so these decide ``min`` over the rows.
@@ -357,13 +355,13 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> Optio
     limit = facts.loose_limit
     best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
     best_at = (0, 0)
-    for combo, covered, taken in covers:
-        left = held ^ covered
-        if not left:
+    for combo, covered, taken, left_count in covers:
+        if not left_count:
             continue  # all eight in melds: nothing to put face down
+        left = held ^ covered
         # The card face down is the highest left: values never fall as ids rise.
         dead_points = total - taken - values[left.bit_length() - 1]
-        count = 7 - covered.bit_count()  # the cards left, but the one face down
+        count = left_count - 1  # the cards left, but the one face down
         if blocked or dead_points > limit[count]:
             key = (True, True, dead_points, count, len(combo), combo)
         elif count:
@@ -427,6 +425,20 @@ def check_close(
     ``cards`` is the hand after drawing (8 cards: the best discard is chosen
     unless ``discard`` names one) or the seven cards kept.
     """
+    facts = close_facts(rules)
+    if discard is None and len(cards) == 8 and facts.maximal_only:
+        # The common check, eight different real cards and none wild, goes
+        # straight to its search (see _index and _best_close for the rest).
+        tables = facts.tables
+        try:
+            code = sum(map(tables.code_of.__getitem__, cards))
+        except KeyError:
+            code = 0  # a card outside the pack: check_cards says which, below
+        held = code & ID_BITS
+        if held.bit_count() == 8 and not held & tables.wild_mask:
+            plain = PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
+            option = _new_option(_plain_eight_row(plain, facts, first_round and not rules.first_round_close))
+            return CloseVerdict(plain, option, rules, first_round)
     if len(cards) not in (7, 8):
         raise CountError(
             f"A close needs the 8 cards held after drawing, or the 7 kept; got {len(cards)}.", field, count=len(cards)
@@ -436,7 +448,6 @@ def check_close(
             raise CountError("Name a discard only with the 8 cards held after drawing.", "discard")
         if discard not in cards:
             raise CardError(f"The discard {discard} is not among the cards.", "discard", token=str(discard))
-    facts = close_facts(rules)
     hand = _index(cards, rules, facts.tables, players, field)
     return CloseVerdict(hand, _best_close(hand, rules, first_round, discard, facts), rules, first_round)
 
