@@ -296,7 +296,9 @@ def best_close(hand: Hand, rules: Rules, first_round: bool = False, discard: Car
 
 def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | None, facts: CloseFacts) -> CloseOption:
     if discard is None and facts.maximal_only:
-        if type(hand) is PlainHand and hand.full.bit_count() == 8:
+        if isinstance(hand, IndexedHand):
+            return _new_option(_indexed_row(hand, rules, facts, first_round and not rules.first_round_close))
+        if hand.full.bit_count() == 8:
             return _new_option(_plain_eight_row(hand, facts, first_round and not rules.first_round_close))
         covers = hand.maximal_covers()
     else:
@@ -323,32 +325,30 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> Optio
     numbered = facts.numbered
     held = hand.full
     found = numbered.of_hand(held, hand.by_suit)
-    # (melds, covered, points they take) of each combination.
-    covers: list[tuple[tuple[int, ...], int, int]]
+    # (melds, covered, points they take, cards left) of each combination.
+    covers: list[tuple[tuple[int, ...], int, int, int]]
     if not found:
-        covers = [((), 0, 0)]
+        covers = [((), 0, 0, 8)]
     else:
         covers = []
-        melds = numbered.melds
-        meld_points = numbered.values
+        alone = numbered.alone
         disjoint = numbered.disjoint
         rest = found
         while rest:
             low = rest & -rest
             rest ^= low  # rest: the melds above this one
             i = low.bit_length() - 1
-            m = melds[i]
             partners = disjoint[i] & found
             if not partners:
-                covers.append(((m,), m, meld_points[i]))
+                covers.append(alone[i])
                 continue
             partners &= rest  # those below paired with it already
+            (m,), _, points, _ = alone[i]
             while partners:
                 bit = partners & -partners
                 partners ^= bit
-                j = bit.bit_length() - 1
-                n = melds[j]
-                covers.append(((m, n), m | n, meld_points[i] + meld_points[j]))
+                (n,), _, points2, _ = alone[bit.bit_length() - 1]
+                covers.append(((m, n), m | n, points + points2, 8 - (m | n).bit_count()))
     # Each combination is ranked by the leading fields of its row: (illegal,
     # loses_match, points, loose, meld_count, melds).  No two combinations
     # have the same melds, so these decide ``min`` over the rows.
@@ -357,13 +357,13 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> Optio
     limit = facts.loose_limit
     best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
     best_at = (0, 0)
-    for combo, covered, taken in covers:
-        left = held ^ covered
-        if not left:
+    for combo, covered, taken, left_count in covers:
+        if not left_count:
             continue  # all eight in melds: nothing to put face down
+        left = held ^ covered
         # The card face down is the highest left: values never fall as ids rise.
         dead_points = total - taken - values[left.bit_length() - 1]
-        count = 7 - covered.bit_count()  # the cards left, but the one face down
+        count = left_count - 1  # the cards left, but the one face down
         if blocked or dead_points > limit[count]:
             key = (True, True, dead_points, count, len(combo), combo)
         elif count:
@@ -382,6 +382,111 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> Optio
     score = None if illegal else points
     chinchon = not illegal and not count and meld_count == 1
     return (illegal, loses, points, count, meld_count, combo, discard, left ^ discard, dead_points, score, chinchon)
+
+
+#: ``[x]`` for a hand bitmask ``x`` of up to eight cards: every mask inside
+#: ``x`` as one bit of a 256-bit set, so that a hand's melds that share no card
+#: with a meld ``m`` are ``melds & SUBSETS[full ^ m]`` with its melds as such a set.
+SUBSETS: list[int] = []
+for _x in range(256):
+    _inside, _sub = 1, _x  # the empty mask, then every non-empty one from the top
+    while _sub:
+        _inside |= 1 << _sub
+        _sub = (_sub - 1) & _x
+    SUBSETS.append(_inside)
+del _x, _inside, _sub
+
+
+def _indexed_row(hand: IndexedHand, rules: Rules, facts: CloseFacts, blocked: bool) -> OptionRow:
+    """``min(_option_rows(...))`` over :func:`maximal_combos` (so only when
+    ``facts.maximal_only``) for an indexed hand of seven or eight cards with
+    no discard named: the same row, tie-breaks included, with no row built
+    but the winner's.  ``blocked``: a first-round close the rules forbid.
+
+    The hand's melds are bitmasks under 256, so they are kept as one set of
+    256 bits, and the melds sharing no card with one are that set's part
+    inside :data:`SUBSETS` of the other cards: every disjoint pair, every meld
+    in no such pair, and the empty combination when there is no meld, as
+    :func:`maximal_combos` lists them.  For example in ``4o 5o 6o 7o * 11c
+    11e 3b`` the melds holding the joker pair with ``4o 5o 6o 7o``'s parts
+    only where no card is in both.
+    """
+    melds = hand.melds
+    meld_points = hand.meld_value
+    full = hand.full
+    found = 0
+    for m in melds:
+        found |= 1 << m
+    # (melds, covered, points they take) of each combination.
+    covers: list[tuple[tuple[int, ...], int, int]]
+    if not found:
+        covers = [((), 0, 0)]
+    else:
+        covers = []
+        rest = found
+        while rest:
+            low = rest & -rest
+            rest ^= low  # rest: the melds above this one
+            m = low.bit_length() - 1
+            partners = found & SUBSETS[full ^ m]
+            if not partners:
+                covers.append(((m,), m, meld_points[m]))
+                continue
+            partners &= rest  # those below paired with it already
+            while partners:
+                bit = partners & -partners
+                partners ^= bit
+                n = bit.bit_length() - 1
+                covers.append(((m, n), m | n, meld_points[m] + meld_points[n]))
+    values = hand.values
+    total = hand.total
+    limit = facts.loose_limit
+    eight = full == 255
+    best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
+    best_at = (0, 0, 0)
+    for combo, covered, taken in covers:
+        left = full ^ covered
+        if eight:
+            if not left:
+                continue  # all eight in melds: nothing to put face down
+            discard = left & -left  # the most valuable card left (see IndexedHand)
+            dead_points = total - taken - values[discard.bit_length() - 1]
+            count = 7 - covered.bit_count()
+        else:
+            discard = 0
+            dead_points = total - taken
+            count = 7 - covered.bit_count()
+        if blocked or dead_points > limit[count]:
+            key = (True, True, dead_points, count, len(combo), combo)
+        elif count:
+            key = (False, True, dead_points, count, len(combo), combo)
+        elif len(combo) == 1:  # one meld of all seven kept
+            wilds = melds[combo[0]]
+            chinchon = wilds == 0
+            score = _full_close_score(rules, chinchon, wilds)
+            key = (False, not (chinchon and rules.chinchon_wins_match), score, 0, 1, combo)
+        else:
+            key = (False, True, facts.combined_score, 0, len(combo), combo)
+        if best is None or key < best:
+            best = key
+            best_at = left, discard, dead_points
+    assert best is not None, "seven or eight cards in a maximal combination always leave one to put face down"
+    illegal, loses, points, count, meld_count, combo = best
+    left, discard, dead_points = best_at
+    chinchon = not illegal and not count and meld_count == 1 and not melds[combo[0]]
+    return (
+        illegal,
+        loses,
+        points,
+        count,
+        meld_count,
+        combo,
+        discard,
+        left ^ discard,
+        dead_points,
+        None if illegal else points,
+        chinchon,
+    )
 
 
 def _full_close_score(rules: Rules, chinchon: bool, wilds: int | None) -> int:
@@ -427,6 +532,20 @@ def check_close(
     ``cards`` is the hand after drawing (8 cards: the best discard is chosen
     unless ``discard`` names one) or the seven cards kept.
     """
+    facts = close_facts(rules)
+    if discard is None and len(cards) == 8 and facts.maximal_only:
+        # The common check, eight different real cards and none wild, goes
+        # straight to its search (see _index and _best_close for the rest).
+        tables = facts.tables
+        try:
+            code = sum(map(tables.code_of.__getitem__, cards))
+        except KeyError:
+            code = 0  # a card outside the pack: check_cards says which, below
+        held = code & ID_BITS
+        if held.bit_count() == 8 and not held & tables.wild_mask:
+            plain = PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
+            option = _new_option(_plain_eight_row(plain, facts, first_round and not rules.first_round_close))
+            return CloseVerdict(plain, option, rules, first_round)
     if len(cards) not in (7, 8):
         raise CountError(
             f"A close needs the 8 cards held after drawing, or the 7 kept; got {len(cards)}.", field, count=len(cards)
@@ -436,7 +555,6 @@ def check_close(
             raise CountError("Name a discard only with the 8 cards held after drawing.", "discard")
         if discard not in cards:
             raise CardError(f"The discard {discard} is not among the cards.", "discard", token=str(discard))
-    facts = close_facts(rules)
     hand = _index(cards, rules, facts.tables, players, field)
     return CloseVerdict(hand, _best_close(hand, rules, first_round, discard, facts), rules, first_round)
 

@@ -469,7 +469,7 @@ class NumberedMelds:
     order them.  Built once per rules value (``close_facts``).
     """
 
-    __slots__ = ("_ctx", "_number", "_runs", "disjoint", "melds", "sets_at", "values")
+    __slots__ = ("_ctx", "_number", "alone", "disjoint", "melds", "runs_at", "sets_at", "values")
 
     def __init__(self, ctx: MeldContext, value: Mapping[int, int]) -> None:
         self._ctx = ctx
@@ -482,6 +482,8 @@ class NumberedMelds:
         for i, m in enumerate(melds):
             for bit in low_bits(m):
                 holding[bit.bit_length() - 1] |= 1 << i
+        #: Number → the meld as a combination on its own: ``((meld,), meld, points, cards left out of eight)``.
+        self.alone = [((m,), m, v, 8 - m.bit_count()) for m, v in zip(melds, self.values, strict=True)]
         #: Number → bitmask of the numbers of the melds sharing no card with it.
         self.disjoint = []
         every = (1 << len(melds)) - 1
@@ -492,36 +494,56 @@ class NumberedMelds:
             self.disjoint.append(every & ~meeting)
         #: ``[rank position][nibble of suits held]`` → the numbers of the sets among those suits.
         self.sets_at = [[sum(1 << number[m] for m in subs) for subs in at] for at in ctx._sets_at]
-        #: ``positions << 6 | 16 * suit`` → the numbers of the runs among the
-        #: positions (a bitmask) held in that suit; filled as patterns come.
-        self._runs: dict[int, int] = {}
+        #: ``[suit][positions]`` → the numbers of the runs among the positions
+        #: (a bitmask) held in that suit: every pattern, built at once.
+        self.runs_at = [self._number_runs(suit, ctx.nranks) for suit in range(4)]
+
+    def _number_runs(self, suit: int, nranks: int) -> list[int]:
+        """:attr:`runs_at` for one suit.  A pattern's runs are those of the
+        pattern without its highest position, and those ending there: one
+        step per pattern, each reading the table of a smaller one."""
+        number = self._number
+        table = [0] * (1 << nranks)
+        for positions in range(1, 1 << nranks):
+            top = positions.bit_length() - 1
+            found = table[positions ^ 1 << top]
+            run = 1 << 4 * top + suit
+            low = top - 1
+            while low >= 0 and positions >> low & 1:
+                run |= 1 << 4 * low + suit
+                if top - low >= 2:
+                    found |= 1 << number[run]
+                low -= 1
+            table[positions] = found
+        return table
 
     def of_hand(self, held: int, by_suit: int) -> int:
         """The numbers of every meld among distinct real cards without wilds
         (``held`` and ``by_suit`` as for :meth:`MeldContext.plain_melds`, which
         lists the same melds, and reads them the same way)."""
         found = 0
-        threes = ranks_with_suits(held, 3)
+        # Where a rank holds three suits or more (ranks_with_suits(held, 3)), sets.
+        per_pair = (held & _LOW_BIT_OF_EACH_PAIR) + (held >> 1 & _LOW_BIT_OF_EACH_PAIR)
+        per_nibble = (per_pair & _LOW_PAIR_OF_EACH_NIBBLE) + (per_pair >> 2 & _LOW_PAIR_OF_EACH_NIBBLE)
+        threes = (per_nibble + _ONE_IN_EACH_NIBBLE) & _BIT_2_OF_EACH_NIBBLE
         while threes:
             bit = threes & -threes
             threes ^= bit
             base = bit.bit_length() - 3  # bit 2 of the nibble → the rank's first id
             found |= self.sets_at[base >> 2][held >> base & 15]
-        # Where one suit holds three positions in a row, a run starts.
+        # Where one suit holds three positions in a row, runs.
         runs = by_suit & by_suit >> 1 & by_suit >> 2
-        while runs:
-            shift = (runs.bit_length() - 1) & ~15  # the highest suit with a run
-            key = (by_suit >> shift & _ONE_SUIT) << 6 | shift
-            in_suit = self._runs.get(key)
-            if in_suit is None:
-                in_suit = self._runs[key] = self._number_runs(shift >> 4, by_suit >> shift & _ONE_SUIT)
-            found |= in_suit
-            runs &= (1 << shift) - 1
+        if runs:
+            runs_at = self.runs_at
+            if runs & _ONE_SUIT:
+                found |= runs_at[0][by_suit & _ONE_SUIT]
+            if runs >> 16 & _ONE_SUIT:
+                found |= runs_at[1][by_suit >> 16 & _ONE_SUIT]
+            if runs >> 32 & _ONE_SUIT:
+                found |= runs_at[2][by_suit >> 32 & _ONE_SUIT]
+            if runs >> 48:
+                found |= runs_at[3][by_suit >> 48]
         return found
-
-    def _number_runs(self, suit: int, positions: int) -> int:
-        number = self._number
-        return sum(1 << number[m] for m in self._ctx.runs_in_suit(suit, positions))
 
 
 def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
