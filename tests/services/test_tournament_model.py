@@ -50,7 +50,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import Deal, GameTable, Hand, TableResult, Tournament, TournamentPlayer, TournamentRound
+from companion.models import Deal, GameTable, Hand, Reentry, TableResult, Tournament, TournamentPlayer, TournamentRound
 from companion.rules import ChinchonError, get_rules, replay_match
 from companion.rules.names import name_key
 from companion.services import tournaments as service
@@ -617,9 +617,26 @@ class TournamentMachine(RuleBasedStateMachine):
     # -- buying back in -------------------------------------------------------------------------
     def answer_every_buy_back(self, data, t: MTable) -> None:
         """The table's phone answers every question the next hand waits for (yes, mostly)."""
+        self.server_answers(t)
         for seat in pending(t):
             yes = data.draw(st.integers(0, 3)) > 0 if data is not None else True
             self.buy_back(t, seat, declined=not yes, refusal=None)
+
+    def server_answers(self, t: MTable) -> None:
+        """At a table dealt by the app the server answers for the computer
+        players itself (``seats``): the model takes those answers, each for a
+        computer's seat, as written."""
+        if not t.digital:
+            return
+        known = {(after, seat) for after, seat, _no in t.reentries}
+        rows = db.session.scalars(
+            select(Reentry).where(Reentry.table_id == t.id, Reentry.undone_at.is_(None)).order_by(Reentry.id)
+        )
+        for row in rows:
+            if (row.after_hand, row.seat) not in known:
+                assert row.seat >= t.people, "the server answered for a person"
+                t.reentries.append((row.after_hand, row.seat, row.declined))
+                t.version += 1
 
     def buy_back(self, t: MTable, seat: int, *, declined: bool, refusal, stale: bool = False, version=None) -> bool:
         table = self.table_row(t)
