@@ -39,8 +39,13 @@ def create(page: Page, base: str, names: list[str], **choices: str) -> None:
     expect(page.locator(".flash")).to_contain_text("Tournament created")
 
 
-def seated(page: Page) -> list[tuple[str, list[str]]]:
-    """The round in play as the dashboard shows it: each table's link and players, in seat order."""
+def seated(page: Page, number: int) -> list[tuple[str, list[str]]]:
+    """Round ``number`` in play as the dashboard shows it: each table's link and players, in seat order.
+
+    The round's heading is waited for first: the click that starts it posts and the page comes
+    back later, and until then the page is the one before (no tables, or the last round's)."""
+    expect(page.get_by_role("heading", name=f"Round {number}: the tables")).to_be_visible()
+    expect(page.get_by_role("button", name=f"Start round {number}")).to_have_count(0)
     tables = page.locator(".t-table")
     out = []
     for i in range(tables.count()):
@@ -122,7 +127,7 @@ def test_a_12_player_knockout_from_the_form_to_the_final_table(browser: Browser,
     create(page, live_server, TWELVE)
     token = page.url.rsplit("/", 1)[1]
     page.get_by_role("button", name="Start round 1").click()
-    first = seated(page)
+    first = seated(page, 1)
     assert [len(names) for _href, names in first] == [4, 4, 4]
     assert sorted(n for _h, names in first for n in names) == sorted(TWELVE)
     # The reckoning: each player's furthest round, place at their last table, hand points.
@@ -144,7 +149,7 @@ def test_a_12_player_knockout_from_the_form_to_the_final_table(browser: Browser,
     assert moves_shown(page, 1) == {n: i for i, (_h, names) in enumerate(first, 1) for n in names}
     page.goto(f"{live_server}/c/{token}")
     page.get_by_role("button", name="Start round 2").click()
-    (final,) = seated(page)
+    (final,) = seated(page, 2)
     assert sorted(final[1]) == sorted(winners)
     play_table(browser, live_server, final[0], knockout_hands(3))
     for seat, name in enumerate(final[1]):
@@ -188,7 +193,7 @@ def test_a_10_player_tournament_of_three_rounds_on_points(browser: Browser, live
             assert shown == {n: i for i, names in enumerate(expected_tables, 1) for n in names}
             page.goto(f"{live_server}/c/{token}")
         page.get_by_role("button", name=f"Start round {number}").click()
-        tables = seated(page)
+        tables = seated(page, number)
         assert sorted(len(names) for _h, names in tables) == [3, 3, 4]
         if number > 1:  # by standing: table 1 holds the leaders, in order
             assert [names for _h, names in tables] == expected_tables
