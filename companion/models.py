@@ -13,7 +13,7 @@ import functools
 import json
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sqlalchemy import JSON, Dialect, ForeignKey, Integer, String, TypeDecorator, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
@@ -116,7 +116,30 @@ class Choice(TypeDecorator[E]):
         return None if value is None else self.enum(value)
 
 
-class GameTable(Model):
+class _Kinded(Protocol):
+    @property
+    def kind(self) -> TableKind: ...
+    @property
+    def play_mode(self) -> PlayMode | None: ...
+
+
+class HowPlayed:
+    """How a table is played, read alike from a stored table and from the plain
+    row a page of many tables reads (``services.tournaments.TableRow``)."""
+
+    __slots__ = ()
+
+    @property
+    def digital(self: _Kinded) -> bool:
+        return self.kind is TableKind.DIGITAL
+
+    @property
+    def seat_links(self: _Kinded) -> bool:
+        """A digital table played on a phone each: every person has a seat link."""
+        return self.play_mode is PlayMode.DEVICES
+
+
+class GameTable(Model, HowPlayed):
     __tablename__ = "game_tables"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -196,15 +219,6 @@ class GameTable(Model):
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.players]
-
-    @property
-    def digital(self) -> bool:
-        return self.kind is TableKind.DIGITAL
-
-    @property
-    def seat_links(self) -> bool:
-        """A digital table played on a phone each: every person has a seat link."""
-        return self.play_mode is PlayMode.DEVICES
 
     def active_hands(self) -> list[Hand]:
         return sorted((h for h in self.hands if h.active), key=lambda h: h.number)

@@ -39,6 +39,7 @@ from ..models import (
     GameTable,
     Group,
     Hand,
+    HowPlayed,
     Player,
     PlayerKind,
     PlayMode,
@@ -300,7 +301,7 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
-class TableRow:
+class TableRow(HowPlayed):
     """A tournament table as the pages of many tables read it: plain values."""
 
     id: int
@@ -331,15 +332,6 @@ class TableRow:
             seats,
             tuple(s.name for s in seats),
         )
-
-    @property
-    def digital(self) -> bool:
-        return self.kind is TableKind.DIGITAL
-
-    @property
-    def seat_links(self) -> bool:
-        """A digital table played on a phone each: every person has a seat link."""
-        return self.play_mode is PlayMode.DEVICES
 
 
 @dataclass(frozen=True, slots=True)
