@@ -65,6 +65,7 @@ from ..rules.tournament import (
     advancing,
     by_standing,
     draw,
+    knockout_rank,
     shared_points,
     verify_scale,
 )
@@ -838,9 +839,9 @@ class Line:
 
 def _standings(view: Overview) -> list[Line]:
     """Every player, best first, live: a table in play counts as it stands.
-    On points: tournament points, then fewer hand points.  Knockout: still
-    in the running first, then the furthest round reached, the place at the
-    last table, fewer hand points."""
+    On points: tournament points, then fewer hand points.  Knockout:
+    :func:`~companion.rules.tournament.knockout_rank` (a table in play
+    places its players by the points so far; one with no hand yet, not at all)."""
     tournament = view.tournament
     knockout = tournament.format == Format.KNOCKOUT
     tally = {name: _Tally() for name, _withdrawn_after in view.players}
@@ -849,12 +850,14 @@ def _standings(view: Overview) -> list[Line]:
             ranks = [place for _seat, place in status.places]
             worth = shared_points(ranks, tournament.scale)
             on = set(advancing(ranks, tournament.advance))
+            placed = status.final or status.hands > 0
             for index, (seat, place) in enumerate(status.places):
                 line = tally.setdefault(status.table.names[seat], _Tally())
                 line.points += worth[index]
                 line.hand += status.total(seat)
                 line.rounds += 1
-                line.reached, line.place, line.table = round_.number, place, status.number
+                line.reached, line.table = round_.number, status.number
+                line.place = place if placed else None
                 line.alive = not (knockout and status.final and (index not in on or (view.over and place > 1)))
     withdrawn = {name for name, withdrawn_after in view.players if withdrawn_after is not None}
     for name in [n for n in withdrawn if not tally[n].rounds]:
@@ -867,7 +870,7 @@ def _standings(view: Overview) -> list[Line]:
     def key(name: str) -> tuple:
         line = tally[name]
         if knockout:
-            return (not line.alive, -line.reached, line.place, line.hand)
+            return knockout_rank(alive=line.alive, reached=line.reached, place=line.place, points=line.hand)
         # A float orders these exactly: shares of a table of at most five, summed over a few rounds.
         return (-float(line.points), line.hand)
 
@@ -900,7 +903,8 @@ class _Tally:
     alive: bool = True
     withdrawn: bool = False
     reached: int = 0
-    place: int = 0
+    #: The place at the last table (None: a table in play with no hand yet).
+    place: int | None = 0
     table: int | None = None
 
 
