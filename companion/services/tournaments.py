@@ -350,6 +350,8 @@ class RoundRow:
     id: int
     number: int
     started_at: datetime
+    #: The seed of the round's draw (the seating page shows it, so the draw can be repeated).
+    seed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,6 +608,7 @@ def _board(tournament: Tournament) -> list[tuple[RoundRow, list[TableStatus]]]:
             TableResult.by,
             TableResult.reason,
             TableResult.version,
+            TournamentRound.seed,
         )
         .join(GameTable, GameTable.round_id == TournamentRound.id)
         .join(Player, Player.table_id == GameTable.id)
@@ -617,7 +620,7 @@ def _board(tournament: Tournament) -> list[tuple[RoundRow, list[TableStatus]]]:
     for _table_id, rows in groupby(db.session.execute(query), key=itemgetter(3)):
         seated = list(rows)
         (round_id, number, started_at, table_id, round_table, kind, mode, version, limit, created_at, player, watch,
-         summary_json, summary_version, *_seat, result_kind, places, by, reason, said_at) = seated[0]  # fmt: skip
+         summary_json, summary_version, *_seat, result_kind, places, by, reason, said_at, seed) = seated[0]  # fmt: skip
         seats = tuple(SeatRow(row[14], row[15], row[16], row[17], row[18]) for row in seated)
         table = TableRow(
             table_id,
@@ -639,7 +642,7 @@ def _board(tournament: Tournament) -> list[tuple[RoundRow, list[TableStatus]]]:
         result = None
         if result_kind is not None:
             result = ResultRow(result_kind, tuple((seat, place) for seat, place in places), by, reason, said_at)
-        rounds.setdefault(round_id, (RoundRow(round_id, number, started_at), []))[1].append(
+        rounds.setdefault(round_id, (RoundRow(round_id, number, started_at, seed), []))[1].append(
             _status(table, summary, result)
         )
     return list(rounds.values())

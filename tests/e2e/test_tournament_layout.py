@@ -69,6 +69,7 @@ def cup(live_server: str) -> dict:
             "watch": tournament.watch_token,
             "table": played.player_token,
             "played": list(played.names),
+            "seed": tournament.played_rounds[0].seed,
             "tables": [list(t.names) for t in tables],
         }
         db.session.remove()
@@ -144,6 +145,7 @@ def test_the_organizers_pages_fit_360px_with_40_letter_names(browser: Browser, l
             assert [rows.nth(i).inner_text() for i in range(4)] == cup["played"]  # the leader on 10 first
             assert page.locator("table.standings tbody tr").first.locator("td").first.inner_text() == "1"
         if name == "seating":  # each status badge a compact pill: one line high, not stretched by its row
+            assert page.locator(".round-seating h2 .muted").inner_text().endswith(f" {cup['seed']}")
             for box, line in page.locator(".round-seating .badge").evaluate_all(
                 f"els => els.map(e => [({BOX})(e), ({LINE})(e)])"
             ):
