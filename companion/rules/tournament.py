@@ -193,6 +193,24 @@ def advancing(places: Sequence[int], advance: int) -> list[int]:
     return [i for i, place in enumerate(places) if place <= advance]
 
 
+def knockout_rank(*, alive: bool, reached: int, place: int | None, points: int) -> tuple[bool, int, bool, int, int]:
+    """How a knockout ranks a player, best first (smaller sorts first):
+    still in the running, then the furthest round reached, then the place at
+    their table of that round, then fewer hand points.
+
+    While a table plays, its place is the one the points so far give, as an
+    organizer reads a round in progress; a table with no hand yet gives no
+    place (``None``): its players come after every placed player of that
+    round, never tied first with the leaders.
+
+    >>> leader = knockout_rank(alive=True, reached=1, place=1, points=10)
+    >>> waiting = knockout_rank(alive=True, reached=1, place=None, points=0)
+    >>> leader < waiting
+    True
+    """
+    return (not alive, -reached, place is None, place or 0, points)
+
+
 def verify_scale(scale: Sequence[int]) -> tuple[int, ...]:
     """A points scale: 1 to 5 whole numbers from 0 to 100, never rising (a
     better place is never worth less), the first above 0."""

@@ -66,6 +66,7 @@ from ..rules.tournament import (
     advancing,
     by_standing,
     draw,
+    knockout_rank,
     shared_points,
     verify_scale,
 )
@@ -341,6 +342,8 @@ class RoundRow:
     id: int
     number: int
     started_at: datetime
+    #: The seed of the round's draw (the seating page shows it, so the draw can be repeated).
+    seed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,6 +600,7 @@ def _board(tournament: Tournament) -> list[tuple[RoundRow, list[TableStatus]]]:
             TableResult.by,
             TableResult.reason,
             TableResult.version,
+            TournamentRound.seed,
         )
         .join(GameTable, GameTable.round_id == TournamentRound.id)
         .join(Player, Player.table_id == GameTable.id)
@@ -608,7 +612,7 @@ def _board(tournament: Tournament) -> list[tuple[RoundRow, list[TableStatus]]]:
     for _table_id, rows in groupby(db.session.execute(query), key=itemgetter(3)):
         seated = list(rows)
         (round_id, number, started_at, table_id, round_table, kind, mode, version, limit, created_at, player, watch,
-         summary_json, summary_version, *_seat, result_kind, places, by, reason, said_at) = seated[0]  # fmt: skip
+         summary_json, summary_version, *_seat, result_kind, places, by, reason, said_at, seed) = seated[0]  # fmt: skip
         seats = tuple(SeatRow(row[14], row[15], row[16], row[17], row[18]) for row in seated)
         table = TableRow(
             table_id,
@@ -630,7 +634,7 @@ def _board(tournament: Tournament) -> list[tuple[RoundRow, list[TableStatus]]]:
         result = None
         if result_kind is not None:
             result = ResultRow(result_kind, tuple((seat, place) for seat, place in places), by, reason, said_at)
-        rounds.setdefault(round_id, (RoundRow(round_id, number, started_at), []))[1].append(
+        rounds.setdefault(round_id, (RoundRow(round_id, number, started_at, seed), []))[1].append(
             _status(table, summary, result)
         )
     return list(rounds.values())
@@ -830,9 +834,9 @@ class Line:
 
 def _standings(view: Overview) -> list[Line]:
     """Every player, best first, live: a table in play counts as it stands.
-    On points: tournament points, then fewer hand points.  Knockout: still
-    in the running first, then the furthest round reached, the place at the
-    last table, fewer hand points."""
+    On points: tournament points, then fewer hand points.  Knockout:
+    :func:`~companion.rules.tournament.knockout_rank` (a table in play
+    places its players by the points so far; one with no hand yet, not at all)."""
     tournament = view.tournament
     knockout = tournament.format == Format.KNOCKOUT
     tally = {name: _Tally() for name, _withdrawn_after in view.players}
@@ -841,12 +845,14 @@ def _standings(view: Overview) -> list[Line]:
             ranks = [place for _seat, place in status.places]
             worth = shared_points(ranks, tournament.scale)
             on = set(advancing(ranks, tournament.advance))
+            placed = status.final or status.hands > 0
             for index, (seat, place) in enumerate(status.places):
                 line = tally.setdefault(status.table.names[seat], _Tally())
                 line.points += worth[index]
                 line.hand += status.total(seat)
                 line.rounds += 1
-                line.reached, line.place, line.table = round_.number, place, status.number
+                line.reached, line.table = round_.number, status.number
+                line.place = place if placed else None
                 line.alive = not (knockout and status.final and (index not in on or (view.over and place > 1)))
     withdrawn = {name for name, withdrawn_after in view.players if withdrawn_after is not None}
     for name in [n for n in withdrawn if not tally[n].rounds]:
@@ -859,7 +865,7 @@ def _standings(view: Overview) -> list[Line]:
     def key(name: str) -> tuple:
         line = tally[name]
         if knockout:
-            return (not line.alive, -line.reached, line.place, line.hand)
+            return knockout_rank(alive=line.alive, reached=line.reached, place=line.place, points=line.hand)
         # A float orders these exactly: shares of a table of at most five, summed over a few rounds.
         return (-float(line.points), line.hand)
 
@@ -892,7 +898,8 @@ class _Tally:
     alive: bool = True
     withdrawn: bool = False
     reached: int = 0
-    place: int = 0
+    #: The place at the last table (None: a table in play with no hand yet).
+    place: int | None = 0
     table: int | None = None
 
 

@@ -241,12 +241,13 @@ def standings(m: MTournament) -> list[tuple[int, str, Fraction, int]]:
             status, places = status_of(t)
             state, _ = match_of(t)
             worth = shared([p for _s, p in places], m.scale)
+            placed = status == "finished" or bool(t.hands)  # a table in play with no hand yet places nobody
             for i, (seat, place) in enumerate(places):
                 line = tally[t.names[seat]]
                 line["points"] += worth[i]
                 line["hand"] += state.totals[t.names[seat]]
                 line["rounds"] += 1
-                line["reached"], line["place"] = number, place
+                line["reached"], line["place"] = number, place if placed else None
                 if m.format == "knockout" and status == "finished":
                     line["alive"] = place <= m.advance and not (done and place > 1)
     for name, withdrawn in m.players.items():
@@ -259,7 +260,8 @@ def standings(m: MTournament) -> list[tuple[int, str, Fraction, int]]:
     def key(name):
         line = tally[name]
         if m.format == "knockout":
-            return (not line["alive"], -line["reached"], line["place"], line["hand"])
+            place = line["place"]
+            return (not line["alive"], -line["reached"], place is None, place or 0, line["hand"])
         return (-line["points"], line["hand"])
 
     keys = {n: key(n) for n in tally}

@@ -130,6 +130,28 @@ def test_a_knockout_of_eight_seats_two_fours_then_a_final_of_two():
     refused(lambda: service.start_round(tournament, tournament.version), "tournament_over")
 
 
+def test_a_knockout_round_in_play_ranks_by_each_tables_place_so_far_then_points():
+    """The club night's example: at table 1 the leader has 10 points after two
+    hands; tables 2 and 3 have no hand yet.  The leader is first, the rest of
+    table 1 follow in their order there, and the eight players still waiting
+    for a first hand come after them (not tied first ahead of the leader)."""
+    twelve = [*EIGHT, "Iris", "Juan", "Kim", "Lola"]
+    tournament = new(names=twelve, overrides={})
+    first = start(tournament)
+    played, *waiting = first.tables
+    hand(played, 1, {0: 6, 1: 2, 2: 20, 3: 25})
+    hand(played, 0, {0: 4, 1: 15, 2: 20, 3: 30})
+    lines = service.overview(tournament).standings
+    assert [(line.place, line.name, line.hand_points) for line in lines[:4]] == [
+        (1, played.names[0], 10),
+        (2, played.names[1], 17),
+        (3, played.names[2], 40),
+        (4, played.names[3], 55),
+    ]
+    assert {line.name for line in lines[4:]} == {n for t in waiting for n in t.names}
+    assert {line.place for line in lines[4:]} == {5}
+
+
 def test_a_confirmed_result_is_final_at_the_table():
     """Found at a real table: one tap on "Undo last" after the confirmation
     opened a finished tournament again.  Verification as at a bridge table:
