@@ -9,6 +9,7 @@ from decimal import Decimal
 from flask import Response, abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_babel import format_decimal
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ..models import GameTable, now
 from ..rules import ChinchonError
@@ -418,13 +419,17 @@ def tpoints(value) -> str:
     return format_decimal(Decimal(value.numerator) / value.denominator, format="#,##0.##")
 
 
+#: A table's status in words (translated as it is shown: one lookup, not four).
+STATUS_TEXT = {
+    "playing": _l("playing"),
+    "waiting": _l("waiting for a result"),
+    "disputed": _l("disputed"),
+    "finished": _l("finished"),
+}
+
+
 def status_text(status: str) -> str:
-    return {
-        "playing": _("playing"),
-        "waiting": _("waiting for a result"),
-        "disputed": _("disputed"),
-        "finished": _("finished"),
-    }[status]
+    return str(STATUS_TEXT[status])
 
 
 @bp.app_template_global()

@@ -100,14 +100,15 @@ SERVICE_WORKER = "sw.js"
 #: A route's parameters as they appear in its shape.  A number parameter
 #: (``<int:number>``) cannot take ``{number}``: it is built with a number no
 #: route takes (app.BoundedInt stops at 2**31 - 1), then replaced.
-_NUMBERS = {"number": 2**31 + 7}
+_NUMBERS = {"number": 2**31 + 7, "table_id": 2**31 + 7}
 
 
-def route_shape(endpoint: str, *params: str) -> str:
-    """The address of ``endpoint`` with ``{name}`` for each parameter:
-    ``route_shape("tables.scoreboard", "token")`` is ``/t/{token}``."""
+def route_shape(endpoint: str, *params: str, **fixed: Any) -> str:
+    """The address of ``endpoint`` with ``{name}`` for each parameter (and the
+    ``fixed`` values as they are): ``route_shape("tables.scoreboard", "token")``
+    is ``/t/{token}``."""
     values: dict[str, Any] = {name: _NUMBERS.get(name, f"{{{name}}}") for name in params}
-    shape = url_for(endpoint, **values).replace("%7B", "{").replace("%7D", "}")
+    shape = url_for(endpoint, **fixed, **values).replace("%7B", "{").replace("%7D", "}")
     for name in params:
         if name in _NUMBERS:
             shape = shape.replace(str(_NUMBERS[name]), f"{{{name}}}")

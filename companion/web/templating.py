@@ -6,13 +6,15 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
+from collections.abc import Callable
+from urllib.parse import quote
 
 from flask import Flask, current_app, g, render_template, request
 from flask_babel import format_datetime, format_decimal, format_percent, get_locale
 from markupsafe import Markup
 
 from ..rules import parse_card
-from .client import offline_texts, page_config
+from .client import offline_texts, page_config, route_shape
 from .i18n import LANGUAGES, card_label, card_name, money, possessive, pot_text, preset_name, preset_title, suit_name
 from .messages import error_text, reason_text, refusal_text
 
@@ -65,7 +67,17 @@ def init_app(app: Flask) -> None:
             "percent": format_percent,
             "decimal": lambda x: format_decimal(x, format="#,##0.0"),
             "when": when,
+            "links_for": links_for,
         }
+
+
+def links_for(endpoint: str, key: str, **values) -> Callable[[object], str]:
+    """``url_for(endpoint, **values, key=x)`` for every row ``x`` of a page of
+    many rows (a dashboard's 64 tables): the address's shape is built once and
+    each row's value put in its place, quoted as a path segment.  For values a
+    path segment holds as they are (ids, link tokens)."""
+    head, tail = route_shape(endpoint, key, **values).split(f"{{{key}}}")
+    return lambda value: head + quote(str(value), safe="") + tail
 
 
 def when(moment) -> Markup:

@@ -10,6 +10,7 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from flask import url_for
 
 from companion.web.client import (
     HAND_FIELDS,
@@ -21,6 +22,7 @@ from companion.web.client import (
     is_queued,
     route_shape,
 )
+from companion.web.templating import links_for
 
 from .helpers import GERMAN, create_table, hand_form
 
@@ -69,6 +71,21 @@ def test_shapes_read_as_addresses(app):
         assert route_shape("tables.scoreboard", "token") == "/t/{token}"
         assert route_shape("tables.edit_hand", "token", "number") == "/t/{token}/hands/{number}/edit"
         assert route_shape("main.home") == "/"
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "key", "fixed", "rows"),
+    [
+        ("tables.scoreboard", "token", {}, ["Ab3dEf6hIj9kLm2nOp5qRs", "x-_9"]),
+        ("tournaments.correct", "table_id", {"token": "Ab3dEf6hIj9kLm2nOp5qRs"}, [1, 64, 2**31 - 1]),
+        ("tournaments.table_qr", "table_id", {"token": "Zz_-09"}, [7]),
+    ],
+)
+def test_a_link_built_once_for_many_rows_is_each_rows_own_url_for(app, endpoint, key, fixed, rows):
+    """The dashboard builds its 64 tables' links from one shape (web.templating.links_for)."""
+    with app.test_request_context():
+        link = links_for(endpoint, key, **fixed)
+        assert [link(row) for row in rows] == [url_for(endpoint, **fixed, **{key: row}) for row in rows]
 
 
 def test_the_queue_header_and_statuses_are_the_servers_constants(config):
