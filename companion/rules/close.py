@@ -15,11 +15,25 @@ from typing import Any, NamedTuple
 
 from .cards import Card
 from .errors import CardError, CountError
-from .melds import ID_BITS, IndexedHand, NumberedMelds, PlainHand, Tables, per_rules, sort_cards, tables_for
+from .melds import (
+    ID_BITS,
+    IndexedHand,
+    JokerMelds,
+    NumberedMelds,
+    PlainHand,
+    ShownHand,
+    Tables,
+    joker_melds,
+    per_rules,
+    sort_cards,
+    tables_for,
+)
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
 Hand = IndexedHand | PlainHand
+#: What a verdict shows its cards from.
+Shown = IndexedHand | PlainHand | ShownHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +111,7 @@ class CloseVerdict:
 
     __slots__ = ("_deadwood", "_first_round", "_hand", "_melds", "_option", "_rules")
 
-    def __init__(self, hand: Hand, option: CloseOption, rules: Rules, first_round: bool) -> None:
+    def __init__(self, hand: Shown, option: CloseOption, rules: Rules, first_round: bool) -> None:
         self._hand = hand
         self._option = option
         self._rules = rules
@@ -176,6 +190,10 @@ class CloseFacts(NamedTuple):
     chinchon_loses: bool
     #: The deck's melds without wilds, numbered (for :func:`_plain_eight_row`).
     numbered: NumberedMelds
+    #: ``[j]``: the melds of hands of distinct real cards, none wild, and
+    #: ``j`` jokers (for :func:`_joker_eight_row`), for ``j`` from 1 to
+    #: :data:`NUMBERED_JOKERS` and the rules' jokers; filled as hands come.
+    with_jokers: list[JokerMelds | None]
 
 
 @per_rules
@@ -192,7 +210,13 @@ def close_facts(rules: Rules) -> CloseFacts:
         _full_close_score(rules, True, 0),
         not rules.chinchon_wins_match,
         NumberedMelds(tables.ctx, tables.plain_meld_value),
+        [None] * (min(rules.jokers, NUMBERED_JOKERS) + 1),
     )
+
+
+#: The most jokers a hand may hold for :func:`_joker_eight_row` (more are rare,
+#: and their tables large).
+NUMBERED_JOKERS = 2
 
 
 def _loose_limit(rules: Rules, count: int, high: int) -> int:
@@ -384,6 +408,108 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> Optio
     return (illegal, loses, points, count, meld_count, combo, discard, left ^ discard, dead_points, score, chinchon)
 
 
+def _joker_eight_row(
+    reals: int, by_suit: int, order: int, total: int, melds: JokerMelds, facts: CloseFacts, rules: Rules, blocked: bool
+) -> OptionRow:
+    """``min(_option_rows(...))`` over :func:`maximal_combos` (so only when
+    ``facts.maximal_only``) for eight cards, distinct real ones (``reals``
+    and ``by_suit``, as for :meth:`MeldContext.plain_melds`) none wild, and
+    jokers, with no discard named: the row of the :class:`IndexedHand` of
+    those cards, tie-breaks included, with no row built but the winner's.
+    ``order``: the cards as a mask of the value order (see
+    :class:`JokerMelds`); ``total``: their points; ``blocked``: a
+    first-round close the rules forbid.
+
+    The melds come as a bitmask of their numbers, walked lowest first, as
+    :func:`_plain_eight_row` walks them; numbers and the value order rank
+    melds and cards as the IndexedHand's bits do, and the winner's bits are
+    translated to those at the end.
+    """
+    found = melds.of_hand(reals, by_suit)
+    masks = melds.masks
+    points = melds.values
+    # (meld numbers, covered, points they take) of each combination.
+    covers: list[tuple[tuple[int, ...], int, int]]
+    if not found:
+        covers = [((), 0, 0)]
+    else:
+        covers = []
+        disjoint = melds.disjoint
+        rest = found
+        while rest:
+            low = rest & -rest
+            rest ^= low  # rest: the melds above this one
+            i = low.bit_length() - 1
+            partners = disjoint[i] & found
+            if not partners:
+                covers.append(((i,), masks[i], points[i]))
+                continue
+            partners &= rest  # those below paired with it already
+            m = masks[i]
+            p = points[i]
+            while partners:
+                bit = partners & -partners
+                partners ^= bit
+                n = bit.bit_length() - 1
+                covers.append(((i, n), m | masks[n], p + points[n]))
+    values = facts.tables.order_value
+    limit = facts.loose_limit
+    best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
+    best_at = (0, 0, 0)
+    for combo, covered, taken in covers:
+        left = order ^ covered
+        if not left:
+            continue  # all eight in melds: nothing to put face down
+        discard = left & -left  # the most valuable card left
+        dead_points = total - taken - values[discard.bit_length() - 1]
+        count = 7 - covered.bit_count()
+        if blocked or dead_points > limit[count]:
+            key = (True, True, dead_points, count, len(combo), combo)
+        elif count:
+            key = (False, True, dead_points, count, len(combo), combo)
+        elif len(combo) == 1:  # one meld of all seven kept
+            wilds = melds.wilds[combo[0]]
+            chinchon = wilds == 0
+            score = _full_close_score(rules, chinchon, wilds)
+            key = (False, not (chinchon and rules.chinchon_wins_match), score, 0, 1, combo)
+        else:
+            key = (False, True, facts.combined_score, 0, len(combo), combo)
+        if best is None or key < best:
+            best = key
+            best_at = left, discard, dead_points
+    assert best is not None, "eight cards in a maximal combination always leave one to put face down"
+    illegal, loses, points_, count, meld_count, combo = best
+    left, discard, dead_points = best_at
+    chinchon = not illegal and not count and meld_count == 1 and not melds.wilds[combo[0]]
+    # The hand's bit of each card is its place among the hand's cards in the value order.
+    shown = []
+    for i in combo:
+        mask = masks[i]
+        local = 0
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            local |= 1 << (order & bit - 1).bit_count()
+        shown.append(local)
+    put_down = 1 << (order & discard - 1).bit_count()
+    dead = 255 ^ put_down
+    for local in shown:
+        dead ^= local
+    return (
+        illegal,
+        loses,
+        points_,
+        count,
+        meld_count,
+        tuple(shown),
+        put_down,
+        dead,
+        dead_points,
+        None if illegal else points_,
+        chinchon,
+    )
+
+
 #: ``[x]`` for a hand bitmask ``x`` of up to eight cards: every mask inside
 #: ``x`` as one bit of a 256-bit set, so that a hand's melds that share no card
 #: with a meld ``m`` are ``melds & SUBSETS[full ^ m]`` with its melds as such a set.
@@ -543,9 +669,32 @@ def check_close(
             code = 0  # a card outside the pack: check_cards says which, below
         held = code & ID_BITS
         if held.bit_count() == 8 and not held & tables.wild_mask:
-            plain = PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
+            plain = PlainHand(held, code >> 64 & ID_BITS, code >> 192, tables)
             option = _new_option(_plain_eight_row(plain, facts, first_round and not rules.first_round_close))
             return CloseVerdict(plain, option, rules, first_round)
+        # Distinct real cards, none wild, and one or two jokers (the rules'
+        # at most): the jokers' bits carry into a count above the real cards.
+        joker = tables.ctx.joker
+        jokers = held >> joker
+        if 0 < jokers < len(facts.with_jokers):
+            reals = held ^ jokers << joker
+            # Equal cards would carry, leaving fewer bits than cards.
+            if reals.bit_count() + jokers == 8 and not reals & tables.wild_mask:
+                melds = facts.with_jokers[jokers]
+                if melds is None:
+                    melds = facts.with_jokers[jokers] = joker_melds(tables, jokers)
+                order = code >> 128 & ID_BITS | sum(tables.joker_order_bits[:jokers])
+                row = _joker_eight_row(
+                    reals,
+                    code >> 64 & ID_BITS,
+                    order,
+                    code >> 192,
+                    melds,
+                    facts,
+                    rules,
+                    first_round and not rules.first_round_close,
+                )
+                return CloseVerdict(ShownHand(cards, rules.card_keys, tables.ctx), _new_option(row), rules, first_round)
     if len(cards) not in (7, 8):
         raise CountError(
             f"A close needs the 8 cards held after drawing, or the 7 kept; got {len(cards)}.", field, count=len(cards)
@@ -573,7 +722,7 @@ def _index(cards: Sequence[Card], rules: Rules, tables: Tables, players: int | N
     held = code & ID_BITS  # see Tables.code_of
     # A sum of powers of two has as many bits as terms only if all differ.
     if held.bit_count() == len(cards) and not held & tables.wild_mask:
-        return PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
+        return PlainHand(held, code >> 64 & ID_BITS, code >> 192, tables)
     copies = rules.copies(players)
     if not tables.pack_holds(cards, copies):
         check_cards(cards, rules, copies, field)
