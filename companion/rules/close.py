@@ -21,6 +21,7 @@ from .melds import (
     JokerMelds,
     NumberedMelds,
     PlainHand,
+    PlainShown,
     ShownHand,
     Tables,
     joker_melds,
@@ -33,7 +34,7 @@ from .variants import CloseRule, Rules
 
 Hand = IndexedHand | PlainHand
 #: What a verdict shows its cards from.
-Shown = IndexedHand | PlainHand | ShownHand
+Shown = IndexedHand | PlainHand | PlainShown | ShownHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +324,11 @@ def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | Non
         if isinstance(hand, IndexedHand):
             return _new_option(_indexed_row(hand, rules, facts, first_round and not rules.first_round_close))
         if hand.full.bit_count() == 8:
-            return _new_option(_plain_eight_row(hand, facts, first_round and not rules.first_round_close))
+            return _new_option(
+                _plain_eight_row(
+                    hand.full, hand.by_suit, hand.total, facts, first_round and not rules.first_round_close
+                )
+            )
         covers = hand.maximal_covers()
     else:
         # With a named discard, a combination no meld can join may hold that card.
@@ -335,77 +340,104 @@ def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | Non
 _new_option = partial(tuple.__new__, CloseOption)
 
 
-def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> OptionRow:
+def _plain_eight_row(held: int, by_suit: int, total: int, facts: CloseFacts, blocked: bool) -> OptionRow:
     """``min(_option_rows(...))`` over :func:`maximal_combos` (so only when
-    ``facts.maximal_only``) for eight distinct real cards, none wild, with no
-    discard named: the same row, tie-breaks included, with no row built but
-    the winner's.  ``blocked``: a first-round close the rules forbid.
+    ``facts.maximal_only``) for eight distinct real cards, none wild
+    (``held`` and ``by_suit`` as for :meth:`MeldContext.plain_melds`, worth
+    ``total`` points), with no discard named: the same row, tie-breaks
+    included, with no row built but the winner's.  ``blocked``: a
+    first-round close the rules forbid.
 
     The melds come as a bitmask of their numbers (:class:`NumberedMelds`),
     walked lowest first, which is increasing meld order.  The combinations
     are those of :func:`maximal_combos`: every disjoint pair of melds, every
-    meld in no such pair, and the empty one when there is no meld.
+    meld in no such pair, and the empty one when there is no meld; each is
+    ranked as it comes by the leading fields of its row (illegal,
+    loses_match, points, loose, meld_count, melds), which decide ``min`` over
+    the rows since no two combinations have the same melds.
     """
     numbered = facts.numbered
-    held = hand.full
-    found = numbered.of_hand(held, hand.by_suit)
-    # (melds, covered, points they take, cards left) of each combination.
-    covers: list[tuple[tuple[int, ...], int, int, int]]
-    if not found:
-        covers = [((), 0, 0, 8)]
-    else:
-        covers = []
-        alone = numbered.alone
-        disjoint = numbered.disjoint
-        rest = found
-        while rest:
-            low = rest & -rest
-            rest ^= low  # rest: the melds above this one
-            i = low.bit_length() - 1
-            partners = disjoint[i] & found
-            if not partners:
-                covers.append(alone[i])
-                continue
-            partners &= rest  # those below paired with it already
-            (m,), _, points, _ = alone[i]
-            while partners:
-                bit = partners & -partners
-                partners ^= bit
-                (n,), _, points2, _ = alone[bit.bit_length() - 1]
-                covers.append(((m, n), m | n, points + points2, 8 - (m | n).bit_count()))
-    # Each combination is ranked by the leading fields of its row: (illegal,
-    # loses_match, points, loose, meld_count, melds).  No two combinations
-    # have the same melds, so these decide ``min`` over the rows.
-    total = hand.total
+    found = numbered.of_hand(held, by_suit)
     values = facts.tables.value_of_id
     limit = facts.loose_limit
+    # The card face down is the highest left: values never fall as ids rise.
+    if not found:
+        top = held.bit_length() - 1
+        dead_points = total - values[top]
+        discard = 1 << top
+        illegal = blocked or dead_points > limit[7]
+        return (
+            illegal,
+            True,
+            dead_points,
+            7,
+            0,
+            (),
+            discard,
+            held ^ discard,
+            dead_points,
+            None if illegal else dead_points,
+            False,
+        )
+    alone = numbered.alone
+    disjoint = numbered.disjoint
+    larger = numbered.larger
+    key: tuple[bool, bool, int, int, int, tuple[int, ...]]
     best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
     best_at = (0, 0)
-    for combo, covered, taken, left_count in covers:
-        if not left_count:
-            continue  # all eight in melds: nothing to put face down
-        left = held ^ covered
-        # The card face down is the highest left: values never fall as ids rise.
-        dead_points = total - taken - values[left.bit_length() - 1]
-        count = left_count - 1  # the cards left, but the one face down
-        if blocked or dead_points > limit[count]:
-            key = (True, True, dead_points, count, len(combo), combo)
-        elif count:
-            key = (False, True, dead_points, count, len(combo), combo)
-        elif len(combo) == 1:  # one meld of all seven kept: a genuine Chinchón
-            key = (False, facts.chinchon_loses, facts.chinchon_score, 0, 1, combo)
-        else:
-            key = (False, True, facts.combined_score, 0, len(combo), combo)
-        if best is None or key < best:
-            best = key
-            best_at = left, dead_points
+    rest = found
+    while rest:
+        low = rest & -rest
+        rest ^= low  # rest: the melds above this one
+        i = low.bit_length() - 1
+        partners = disjoint[i] & found
+        if not partners:  # a meld no other can join
+            if larger[i] & found:
+                continue  # a larger one in the hand does better (see NumberedMelds.larger)
+            combo, covered, taken, left_count = alone[i]
+            if not left_count:
+                continue  # all eight in one meld: nothing to put face down
+            left = held ^ covered
+            dead_points = total - taken - values[left.bit_length() - 1]
+            count = left_count - 1  # the cards left, but the one face down
+            if blocked or dead_points > limit[count]:
+                key = (True, True, dead_points, count, 1, combo)
+            elif count:
+                key = (False, True, dead_points, count, 1, combo)
+            else:  # one meld of all seven kept: a genuine Chinchón
+                key = (False, facts.chinchon_loses, facts.chinchon_score, 0, 1, combo)
+            if best is None or key < best:
+                best = key
+                best_at = left, dead_points
+            continue
+        partners &= rest  # those below paired with it already
+        (m,), _, points, _ = alone[i]
+        while partners:
+            bit = partners & -partners
+            partners ^= bit
+            (n,), covered, points2, _ = alone[bit.bit_length() - 1]
+            covered |= m
+            count = 7 - covered.bit_count()  # the cards left, but the one face down
+            if count < 0:
+                continue  # all eight in melds: nothing to put face down
+            left = held ^ covered
+            dead_points = total - points - points2 - values[left.bit_length() - 1]
+            if blocked or dead_points > limit[count]:
+                key = (True, True, dead_points, count, 2, (m, n))
+            elif count:
+                key = (False, True, dead_points, count, 2, (m, n))
+            else:
+                key = (False, True, facts.combined_score, 0, 2, (m, n))
+            if best is None or key < best:
+                best = key
+                best_at = left, dead_points
     assert best is not None, "eight cards in a maximal combination always leave one to put face down"
-    illegal, loses, points, count, meld_count, combo = best
+    illegal, loses, points, count, meld_count, chosen = best
     left, dead_points = best_at
     discard = 1 << left.bit_length() - 1
     score = None if illegal else points
     chinchon = not illegal and not count and meld_count == 1
-    return (illegal, loses, points, count, meld_count, combo, discard, left ^ discard, dead_points, score, chinchon)
+    return (illegal, loses, points, count, meld_count, chosen, discard, left ^ discard, dead_points, score, chinchon)
 
 
 def _joker_eight_row(
@@ -435,6 +467,7 @@ def _joker_eight_row(
     else:
         covers = []
         disjoint = melds.disjoint
+        larger = melds.larger
         rest = found
         while rest:
             low = rest & -rest
@@ -442,7 +475,8 @@ def _joker_eight_row(
             i = low.bit_length() - 1
             partners = disjoint[i] & found
             if not partners:
-                covers.append(((i,), masks[i], points[i]))
+                if not larger[i] & found:  # else a larger one in the hand does better
+                    covers.append(((i,), masks[i], points[i]))
                 continue
             partners &= rest  # those below paired with it already
             m = masks[i]
@@ -669,9 +703,10 @@ def check_close(
             code = 0  # a card outside the pack: check_cards says which, below
         held = code & ID_BITS
         if held.bit_count() == 8 and not held & tables.wild_mask:
-            plain = PlainHand(held, code >> 64 & ID_BITS, code >> 192, tables)
-            option = _new_option(_plain_eight_row(plain, facts, first_round and not rules.first_round_close))
-            return CloseVerdict(plain, option, rules, first_round)
+            by_suit = code >> 64 & ID_BITS
+            total = code >> 192
+            row = _plain_eight_row(held, by_suit, total, facts, first_round and not rules.first_round_close)
+            return CloseVerdict(tables.plain_shown, _new_option(row), rules, first_round)
         # Distinct real cards, none wild, and one or two jokers (the rules'
         # at most): the jokers' bits carry into a count above the real cards.
         joker = tables.ctx.joker

@@ -423,6 +423,7 @@ class Tables:
         "order_bit",
         "order_value",
         "plain_meld_value",
+        "plain_shown",
         "value_of_id",
         "wild_mask",
     )
@@ -460,6 +461,8 @@ class Tables:
             for i, (c, v) in enumerate(zip(ctx.by_id, values, strict=True))
         }
         self.wild_mask = ctx.wild_mask
+        #: Shows the cards of every plain hand's verdict (see :class:`PlainShown`).
+        self.plain_shown = PlainShown(ctx)
         # For pack_holds: each card counted in a nibble of its own, and per
         # number of copies the room below 8 that each nibble may fill.
         self._count_of = {c: 1 << 4 * i for i, c in enumerate(ctx.by_id)}
@@ -497,7 +500,7 @@ class NumberedMelds:
     order them.  Built once per rules value (``close_facts``).
     """
 
-    __slots__ = ("_ctx", "_number", "alone", "disjoint", "melds", "runs_at", "sets_at", "values")
+    __slots__ = ("_ctx", "_number", "alone", "disjoint", "larger", "melds", "runs_at", "sets_at", "values")
 
     def __init__(self, ctx: MeldContext, value: Mapping[int, int]) -> None:
         self._ctx = ctx
@@ -520,6 +523,10 @@ class NumberedMelds:
             for bit in low_bits(m):
                 meeting |= holding[bit.bit_length() - 1]
             self.disjoint.append(every & ~meeting)
+        #: Number → bitmask of the numbers of the melds of seven cards or fewer
+        #: holding it and more: a close need not try the meld alone when one
+        #: of these is in the hand (see :func:`_larger_melds`).
+        self.larger = _larger_melds(melds, lambda bit: holding[bit.bit_length() - 1])
         #: ``[rank position][nibble of suits held]`` → the numbers of the sets among those suits.
         self.sets_at = [[sum(1 << number[m] for m in subs) for subs in at] for at in ctx._sets_at]
         #: ``[suit][positions]`` → the numbers of the runs among the positions
@@ -612,7 +619,7 @@ class JokerMelds:
     as many jokers as it needs and can take, each choice of jokers a meld.
     """
 
-    __slots__ = ("disjoint", "masks", "min_real", "runs_at", "sets_at", "values", "wilds")
+    __slots__ = ("disjoint", "larger", "masks", "min_real", "runs_at", "sets_at", "values", "wilds")
 
     def __init__(
         self, ctx: MeldContext, order_bit: Sequence[int], points_of_id: Sequence[int], joker_bits: Sequence[int]
@@ -685,6 +692,8 @@ class JokerMelds:
             for bit in low_bits(m):
                 meeting |= holding[bit]
             self.disjoint.append(every & ~meeting)
+        #: Number → the numbers of the larger melds holding it (as :attr:`NumberedMelds.larger`).
+        self.larger = _larger_melds(masks, holding.__getitem__)
 
     def of_hand(self, held: int, by_suit: int) -> int:
         """The numbers of every meld of a hand whose real cards are ``held``
@@ -703,6 +712,31 @@ class JokerMelds:
         if by_suit >> 48:
             found |= runs_at[3][by_suit >> 48]
         return found
+
+
+def _larger_melds(masks: Sequence[int], holding: Callable[[int], int]) -> list[int]:
+    """For each of the numbered ``masks``, the numbers of the other masks of
+    at most seven bits that hold all of its bits (``holding``: a bit → the
+    numbers of the masks holding it).
+
+    In a close of eight cards without a discard named, a meld that no other
+    meld of the hand can join is beaten by any larger one of the hand (which
+    no other meld can join either) that leaves a card to put face down: it
+    leaves fewer loose cards, none of them new, so the loose points (all but
+    the card face down, the highest) never rise.  So the close searches skip
+    such a meld when ``larger[number] & found``.
+    """
+    small = 0
+    for i, m in enumerate(masks):
+        if m.bit_count() <= 7:
+            small |= 1 << i
+    larger = []
+    for i, m in enumerate(masks):
+        holders = small & ~(1 << i)
+        for bit in low_bits(m):
+            holders &= holding(bit)
+        larger.append(holders)
+    return larger
 
 
 def joker_melds(tables: Tables, jokers: int) -> JokerMelds:
@@ -904,6 +938,27 @@ class PlainHand:
     def points_of(self, mask: int) -> int:
         values = self.values
         return sum([values[bit.bit_length() - 1] for bit in low_bits(mask)])
+
+    meld_cards = cards_of  # ids ascending read well without wilds
+
+
+class PlainShown:
+    """Shows masks of engine ids as cards: the bits of every
+    :class:`PlainHand`, so that one of these per rules value shows the
+    verdict of any plain hand (see :attr:`Tables.plain_shown`)."""
+
+    __slots__ = ("by_id", "ctx")
+
+    def __init__(self, ctx: MeldContext) -> None:
+        self.ctx = ctx
+        self.by_id = ctx.by_id
+
+    def card_of_bit(self, bit: int) -> Card:
+        return self.by_id[bit.bit_length() - 1]
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        by_id = self.by_id
+        return tuple([by_id[bit.bit_length() - 1] for bit in low_bits(mask)])
 
     meld_cards = cards_of  # ids ascending read well without wilds
 
