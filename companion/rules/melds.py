@@ -605,15 +605,15 @@ class _RunsBySuit(dict[int, int]):
 
 class JokerMelds:
     """Every meld that distinct real cards, none wild, make with the jokers
-    at hand (their bits: ``joker_bits``) (none of the melds plays a real card as wild), numbered, so
-    that the melds of such a hand are one bitmask of numbers (:meth:`of_hand`),
-    as :class:`NumberedMelds` has them without jokers.
+    of a hand (their bits: ``joker_bits``), numbered, so that the melds of
+    such a hand are one bitmask of numbers (:meth:`of_hand`), as
+    :class:`NumberedMelds` has them without jokers.
 
     Each meld is a mask of the value order (:attr:`Tables.order_bit`), the
-    hand's jokers taking the first of the jokers' bits there.  The
-    value order restricted to a hand is :class:`IndexedHand`'s order of its
-    cards, so two melds' masks compare as their IndexedHand masks do, and a
-    mask's lowest bit is its most valuable card.  Numbers follow the masks in
+    hand's jokers taking the first of the jokers' bits there.  The value
+    order restricted to a hand is :class:`IndexedHand`'s order of its cards,
+    so two melds' masks compare as their IndexedHand masks do, and a mask's
+    lowest bit is its most valuable card.  Numbers follow the masks in
     increasing order.  The melds are those :meth:`MeldContext.melds_in` lists
     for such a hand: a natural part (:meth:`MeldContext.natural_cores`) with
     as many jokers as it needs and can take, each choice of jokers a meld.
@@ -748,7 +748,7 @@ def joker_melds(tables: Tables, jokers: int) -> JokerMelds:
     )
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)  # two jokers: about 3 MB for 40 cards, 13 MB for 52
 def _joker_melds(
     ctx: MeldContext, order_bit: tuple[int, ...], points_of_id: tuple[int, ...], joker_bits: tuple[int, ...]
 ) -> JokerMelds:
