@@ -15,11 +15,26 @@ from typing import Any, NamedTuple
 
 from .cards import Card
 from .errors import CardError, CountError
-from .melds import ID_BITS, IndexedHand, NumberedMelds, PlainHand, Tables, per_rules, sort_cards, tables_for
+from .melds import (
+    ID_BITS,
+    IndexedHand,
+    JokerMelds,
+    NumberedMelds,
+    PlainHand,
+    PlainShown,
+    ShownHand,
+    Tables,
+    joker_melds,
+    per_rules,
+    sort_cards,
+    tables_for,
+)
 from .validate import check_cards
 from .variants import CloseRule, Rules
 
 Hand = IndexedHand | PlainHand
+#: What a verdict shows its cards from.
+Shown = IndexedHand | PlainHand | PlainShown | ShownHand
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +112,7 @@ class CloseVerdict:
 
     __slots__ = ("_deadwood", "_first_round", "_hand", "_melds", "_option", "_rules")
 
-    def __init__(self, hand: Hand, option: CloseOption, rules: Rules, first_round: bool) -> None:
+    def __init__(self, hand: Shown, option: CloseOption, rules: Rules, first_round: bool) -> None:
         self._hand = hand
         self._option = option
         self._rules = rules
@@ -176,6 +191,10 @@ class CloseFacts(NamedTuple):
     chinchon_loses: bool
     #: The deck's melds without wilds, numbered (for :func:`_plain_eight_row`).
     numbered: NumberedMelds
+    #: ``[j]``: the melds of hands of distinct real cards, none wild, and
+    #: ``j`` jokers (for :func:`_joker_eight_row`), for ``j`` from 1 to
+    #: :data:`NUMBERED_JOKERS` and the rules' jokers; filled as hands come.
+    with_jokers: list[JokerMelds | None]
 
 
 @per_rules
@@ -192,7 +211,13 @@ def close_facts(rules: Rules) -> CloseFacts:
         _full_close_score(rules, True, 0),
         not rules.chinchon_wins_match,
         NumberedMelds(tables.ctx, tables.plain_meld_value),
+        [None] * (min(rules.jokers, NUMBERED_JOKERS) + 1),
     )
+
+
+#: The most jokers a hand may hold for :func:`_joker_eight_row` (more are rare,
+#: and their tables large).
+NUMBERED_JOKERS = 2
 
 
 def _loose_limit(rules: Rules, count: int, high: int) -> int:
@@ -299,7 +324,11 @@ def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | Non
         if isinstance(hand, IndexedHand):
             return _new_option(_indexed_row(hand, rules, facts, first_round and not rules.first_round_close))
         if hand.full.bit_count() == 8:
-            return _new_option(_plain_eight_row(hand, facts, first_round and not rules.first_round_close))
+            return _new_option(
+                _plain_eight_row(
+                    hand.full, hand.by_suit, hand.total, facts, first_round and not rules.first_round_close
+                )
+            )
         covers = hand.maximal_covers()
     else:
         # With a named discard, a combination no meld can join may hold that card.
@@ -311,28 +340,134 @@ def _best_close(hand: Hand, rules: Rules, first_round: bool, discard: Card | Non
 _new_option = partial(tuple.__new__, CloseOption)
 
 
-def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> OptionRow:
+def _plain_eight_row(held: int, by_suit: int, total: int, facts: CloseFacts, blocked: bool) -> OptionRow:
     """``min(_option_rows(...))`` over :func:`maximal_combos` (so only when
-    ``facts.maximal_only``) for eight distinct real cards, none wild, with no
-    discard named: the same row, tie-breaks included, with no row built but
-    the winner's.  ``blocked``: a first-round close the rules forbid.
+    ``facts.maximal_only``) for eight distinct real cards, none wild
+    (``held`` and ``by_suit`` as for :meth:`MeldContext.plain_melds`, worth
+    ``total`` points), with no discard named: the same row, tie-breaks
+    included, with no row built but the winner's.  ``blocked``: a
+    first-round close the rules forbid.
 
     The melds come as a bitmask of their numbers (:class:`NumberedMelds`),
     walked lowest first, which is increasing meld order.  The combinations
     are those of :func:`maximal_combos`: every disjoint pair of melds, every
-    meld in no such pair, and the empty one when there is no meld.
+    meld in no such pair, and the empty one when there is no meld; each is
+    ranked as it comes by the leading fields of its row (illegal,
+    loses_match, points, loose, meld_count, melds), which decide ``min`` over
+    the rows since no two combinations have the same melds.
     """
     numbered = facts.numbered
-    held = hand.full
-    found = numbered.of_hand(held, hand.by_suit)
-    # (melds, covered, points they take, cards left) of each combination.
-    covers: list[tuple[tuple[int, ...], int, int, int]]
+    found = numbered.of_hand(held, by_suit)
+    values = facts.tables.value_of_id
+    limit = facts.loose_limit
+    # The card face down is the highest left: values never fall as ids rise.
     if not found:
-        covers = [((), 0, 0, 8)]
+        top = held.bit_length() - 1
+        dead_points = total - values[top]
+        discard = 1 << top
+        illegal = blocked or dead_points > limit[7]
+        return (
+            illegal,
+            True,
+            dead_points,
+            7,
+            0,
+            (),
+            discard,
+            held ^ discard,
+            dead_points,
+            None if illegal else dead_points,
+            False,
+        )
+    alone = numbered.alone
+    disjoint = numbered.disjoint
+    larger = numbered.larger
+    key: tuple[bool, bool, int, int, int, tuple[int, ...]]
+    best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
+    best_at = (0, 0)
+    rest = found
+    while rest:
+        low = rest & -rest
+        rest ^= low  # rest: the melds above this one
+        i = low.bit_length() - 1
+        partners = disjoint[i] & found
+        if not partners:  # a meld no other can join
+            if larger[i] & found:
+                continue  # a larger one in the hand does better (see NumberedMelds.larger)
+            combo, covered, taken, left_count = alone[i]
+            if not left_count:
+                continue  # all eight in one meld: nothing to put face down
+            left = held ^ covered
+            dead_points = total - taken - values[left.bit_length() - 1]
+            count = left_count - 1  # the cards left, but the one face down
+            if blocked or dead_points > limit[count]:
+                key = (True, True, dead_points, count, 1, combo)
+            elif count:
+                key = (False, True, dead_points, count, 1, combo)
+            else:  # one meld of all seven kept: a genuine Chinchón
+                key = (False, facts.chinchon_loses, facts.chinchon_score, 0, 1, combo)
+            if best is None or key < best:
+                best = key
+                best_at = left, dead_points
+            continue
+        partners &= rest  # those below paired with it already
+        (m,), _, points, _ = alone[i]
+        while partners:
+            bit = partners & -partners
+            partners ^= bit
+            (n,), covered, points2, _ = alone[bit.bit_length() - 1]
+            covered |= m
+            count = 7 - covered.bit_count()  # the cards left, but the one face down
+            if count < 0:
+                continue  # all eight in melds: nothing to put face down
+            left = held ^ covered
+            dead_points = total - points - points2 - values[left.bit_length() - 1]
+            if blocked or dead_points > limit[count]:
+                key = (True, True, dead_points, count, 2, (m, n))
+            elif count:
+                key = (False, True, dead_points, count, 2, (m, n))
+            else:
+                key = (False, True, facts.combined_score, 0, 2, (m, n))
+            if best is None or key < best:
+                best = key
+                best_at = left, dead_points
+    assert best is not None, "eight cards in a maximal combination always leave one to put face down"
+    illegal, loses, points, count, meld_count, chosen = best
+    left, dead_points = best_at
+    discard = 1 << left.bit_length() - 1
+    score = None if illegal else points
+    chinchon = not illegal and not count and meld_count == 1
+    return (illegal, loses, points, count, meld_count, chosen, discard, left ^ discard, dead_points, score, chinchon)
+
+
+def _joker_eight_row(
+    reals: int, by_suit: int, order: int, total: int, melds: JokerMelds, facts: CloseFacts, rules: Rules, blocked: bool
+) -> OptionRow:
+    """``min(_option_rows(...))`` over :func:`maximal_combos` (so only when
+    ``facts.maximal_only``) for eight cards, distinct real ones (``reals``
+    and ``by_suit``, as for :meth:`MeldContext.plain_melds`) none wild, and
+    jokers, with no discard named: the row of the :class:`IndexedHand` of
+    those cards, tie-breaks included, with no row built but the winner's.
+    ``order``: the cards as a mask of the value order (see
+    :class:`JokerMelds`); ``total``: their points; ``blocked``: a
+    first-round close the rules forbid.
+
+    The melds come as a bitmask of their numbers, walked lowest first, as
+    :func:`_plain_eight_row` walks them; numbers and the value order rank
+    melds and cards as the IndexedHand's bits do, and the winner's bits are
+    translated to those at the end.
+    """
+    found = melds.of_hand(reals, by_suit)
+    masks = melds.masks
+    points = melds.values
+    # (meld numbers, covered, points they take) of each combination.
+    covers: list[tuple[tuple[int, ...], int, int]]
+    if not found:
+        covers = [((), 0, 0)]
     else:
         covers = []
-        alone = numbered.alone
-        disjoint = numbered.disjoint
+        disjoint = melds.disjoint
+        larger = melds.larger
         rest = found
         while rest:
             low = rest & -rest
@@ -340,48 +475,73 @@ def _plain_eight_row(hand: PlainHand, facts: CloseFacts, blocked: bool) -> Optio
             i = low.bit_length() - 1
             partners = disjoint[i] & found
             if not partners:
-                covers.append(alone[i])
+                if not larger[i] & found:  # else a larger one in the hand does better
+                    covers.append(((i,), masks[i], points[i]))
                 continue
             partners &= rest  # those below paired with it already
-            (m,), _, points, _ = alone[i]
+            m = masks[i]
+            p = points[i]
             while partners:
                 bit = partners & -partners
                 partners ^= bit
-                (n,), _, points2, _ = alone[bit.bit_length() - 1]
-                covers.append(((m, n), m | n, points + points2, 8 - (m | n).bit_count()))
-    # Each combination is ranked by the leading fields of its row: (illegal,
-    # loses_match, points, loose, meld_count, melds).  No two combinations
-    # have the same melds, so these decide ``min`` over the rows.
-    total = hand.total
-    values = facts.tables.value_of_id
+                n = bit.bit_length() - 1
+                covers.append(((i, n), m | masks[n], p + points[n]))
+    values = facts.tables.order_value
     limit = facts.loose_limit
     best: tuple[bool, bool, int, int, int, tuple[int, ...]] | None = None
-    best_at = (0, 0)
-    for combo, covered, taken, left_count in covers:
-        if not left_count:
+    best_at = (0, 0, 0)
+    for combo, covered, taken in covers:
+        left = order ^ covered
+        if not left:
             continue  # all eight in melds: nothing to put face down
-        left = held ^ covered
-        # The card face down is the highest left: values never fall as ids rise.
-        dead_points = total - taken - values[left.bit_length() - 1]
-        count = left_count - 1  # the cards left, but the one face down
+        discard = left & -left  # the most valuable card left
+        dead_points = total - taken - values[discard.bit_length() - 1]
+        count = 7 - covered.bit_count()
         if blocked or dead_points > limit[count]:
             key = (True, True, dead_points, count, len(combo), combo)
         elif count:
             key = (False, True, dead_points, count, len(combo), combo)
-        elif len(combo) == 1:  # one meld of all seven kept: a genuine Chinchón
-            key = (False, facts.chinchon_loses, facts.chinchon_score, 0, 1, combo)
+        elif len(combo) == 1:  # one meld of all seven kept
+            wilds = melds.wilds[combo[0]]
+            chinchon = wilds == 0
+            score = _full_close_score(rules, chinchon, wilds)
+            key = (False, not (chinchon and rules.chinchon_wins_match), score, 0, 1, combo)
         else:
             key = (False, True, facts.combined_score, 0, len(combo), combo)
         if best is None or key < best:
             best = key
-            best_at = left, dead_points
+            best_at = left, discard, dead_points
     assert best is not None, "eight cards in a maximal combination always leave one to put face down"
-    illegal, loses, points, count, meld_count, combo = best
-    left, dead_points = best_at
-    discard = 1 << left.bit_length() - 1
-    score = None if illegal else points
-    chinchon = not illegal and not count and meld_count == 1
-    return (illegal, loses, points, count, meld_count, combo, discard, left ^ discard, dead_points, score, chinchon)
+    illegal, loses, points_, count, meld_count, combo = best
+    left, discard, dead_points = best_at
+    chinchon = not illegal and not count and meld_count == 1 and not melds.wilds[combo[0]]
+    # The hand's bit of each card is its place among the hand's cards in the value order.
+    shown = []
+    for i in combo:
+        mask = masks[i]
+        local = 0
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            local |= 1 << (order & bit - 1).bit_count()
+        shown.append(local)
+    put_down = 1 << (order & discard - 1).bit_count()
+    dead = 255 ^ put_down
+    for local in shown:
+        dead ^= local
+    return (
+        illegal,
+        loses,
+        points_,
+        count,
+        meld_count,
+        tuple(shown),
+        put_down,
+        dead,
+        dead_points,
+        None if illegal else points_,
+        chinchon,
+    )
 
 
 #: ``[x]`` for a hand bitmask ``x`` of up to eight cards: every mask inside
@@ -543,9 +703,33 @@ def check_close(
             code = 0  # a card outside the pack: check_cards says which, below
         held = code & ID_BITS
         if held.bit_count() == 8 and not held & tables.wild_mask:
-            plain = PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
-            option = _new_option(_plain_eight_row(plain, facts, first_round and not rules.first_round_close))
-            return CloseVerdict(plain, option, rules, first_round)
+            by_suit = code >> 64 & ID_BITS
+            total = code >> 192
+            row = _plain_eight_row(held, by_suit, total, facts, first_round and not rules.first_round_close)
+            return CloseVerdict(tables.plain_shown, _new_option(row), rules, first_round)
+        # Distinct real cards, none wild, and one or two jokers (the rules'
+        # at most): the jokers' bits carry into a count above the real cards.
+        joker = tables.ctx.joker
+        jokers = held >> joker
+        if 0 < jokers < len(facts.with_jokers):
+            reals = held ^ jokers << joker
+            # Equal cards would carry, leaving fewer bits than cards.
+            if reals.bit_count() + jokers == 8 and not reals & tables.wild_mask:
+                melds = facts.with_jokers[jokers]
+                if melds is None:
+                    melds = facts.with_jokers[jokers] = joker_melds(tables, jokers)
+                order = code >> 128 & ID_BITS | sum(tables.joker_order_bits[:jokers])
+                row = _joker_eight_row(
+                    reals,
+                    code >> 64 & ID_BITS,
+                    order,
+                    code >> 192,
+                    melds,
+                    facts,
+                    rules,
+                    first_round and not rules.first_round_close,
+                )
+                return CloseVerdict(ShownHand(cards, rules.card_keys, tables.ctx), _new_option(row), rules, first_round)
     if len(cards) not in (7, 8):
         raise CountError(
             f"A close needs the 8 cards held after drawing, or the 7 kept; got {len(cards)}.", field, count=len(cards)
@@ -573,7 +757,7 @@ def _index(cards: Sequence[Card], rules: Rules, tables: Tables, players: int | N
     held = code & ID_BITS  # see Tables.code_of
     # A sum of powers of two has as many bits as terms only if all differ.
     if held.bit_count() == len(cards) and not held & tables.wild_mask:
-        return PlainHand(held, code >> 64 & ID_BITS, code >> 128, tables)
+        return PlainHand(held, code >> 64 & ID_BITS, code >> 192, tables)
     copies = rules.copies(players)
     if not tables.pack_holds(cards, copies):
         check_cards(cards, rules, copies, field)

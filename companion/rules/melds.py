@@ -414,24 +414,55 @@ class Tables:
     """What the solver needs about one rules value, built once: get it with
     :func:`tables_for`."""
 
-    __slots__ = ("_count_of", "_room", "code_of", "ctx", "plain_meld_value", "value_of_id", "wild_mask")
+    __slots__ = (
+        "_count_of",
+        "_room",
+        "code_of",
+        "ctx",
+        "joker_order_bits",
+        "order_bit",
+        "order_value",
+        "plain_meld_value",
+        "plain_shown",
+        "value_of_id",
+        "wild_mask",
+    )
 
     def __init__(self, rules: Rules) -> None:
         deck = rules.pack
         wild_ids = frozenset(deck.card_id(c) for c in rules.wild_cards)
         self.ctx = ctx = _context(deck, wild_ids, rules.min_real_cards, rules.max_wilds_per_meld)
         #: Engine id → penalty points.
-        self.value_of_id = [rules.card_values[c] for c in ctx.by_id]
-        #: Card → its code: its points << 128, its suit-major bit (see
+        self.value_of_id = values = [rules.card_values[c] for c in ctx.by_id]
+        # The value order: every real card and each of the rules' jokers,
+        # highest value first, ties by engine id (the order IndexedHand gives
+        # a hand's cards, whatever the hand).
+        joker = ctx.joker
+        order = sorted([(-values[i], i) for i in range(deck.size)] + [(-values[joker], joker)] * rules.jokers)
+        #: Engine id of a real card → its bit in a value-ordered mask; the
+        #: jokers' bits, in the order a hand's jokers take them.
+        self.order_bit = [0] * deck.size
+        self.joker_order_bits: list[int] = []
+        #: Place in the value order → the card's points.
+        self.order_value = [-v for v, _ in order]
+        for place, (_, i) in enumerate(order):
+            if i == joker:
+                self.joker_order_bits.append(1 << place)
+            else:
+                self.order_bit[i] = 1 << place
+        #: Card → its code: its points << 192, its bit in the value order
+        #: (none for a joker) << 128, its suit-major bit (see
         #: :func:`suit_major`) << 64, and its bit.  One sum over a hand gives
-        #: its points and both of its bitmasks (with fewer bits than cards when
-        #: two cards are equal): ``code & ID_BITS``, ``code >> 64 & ID_BITS``
-        #: and ``code >> 128``.
+        #: its points and its bitmasks (with fewer bits than cards when two
+        #: cards are equal): ``code & ID_BITS``, ``code >> 64 & ID_BITS``,
+        #: ``code >> 128 & ID_BITS`` and ``code >> 192``.
         self.code_of = {
-            c: v << 128 | (suit_major([i]) << 64 if i != ctx.joker else 0) | 1 << i
-            for i, (c, v) in enumerate(zip(ctx.by_id, self.value_of_id, strict=True))
+            c: v << 192 | (self.order_bit[i] << 128 | suit_major([i]) << 64 if i != joker else 0) | 1 << i
+            for i, (c, v) in enumerate(zip(ctx.by_id, values, strict=True))
         }
         self.wild_mask = ctx.wild_mask
+        #: Shows the cards of every plain hand's verdict (see :class:`PlainShown`).
+        self.plain_shown = PlainShown(ctx)
         # For pack_holds: each card counted in a nibble of its own, and per
         # number of copies the room below 8 that each nibble may fill.
         self._count_of = {c: 1 << 4 * i for i, c in enumerate(ctx.by_id)}
@@ -469,7 +500,7 @@ class NumberedMelds:
     order them.  Built once per rules value (``close_facts``).
     """
 
-    __slots__ = ("_ctx", "_number", "alone", "disjoint", "melds", "runs_at", "sets_at", "values")
+    __slots__ = ("_ctx", "_number", "alone", "disjoint", "larger", "melds", "runs_at", "sets_at", "values")
 
     def __init__(self, ctx: MeldContext, value: Mapping[int, int]) -> None:
         self._ctx = ctx
@@ -492,6 +523,10 @@ class NumberedMelds:
             for bit in low_bits(m):
                 meeting |= holding[bit.bit_length() - 1]
             self.disjoint.append(every & ~meeting)
+        #: Number → bitmask of the numbers of the melds of seven cards or fewer
+        #: holding it and more: a close need not try the meld alone when one
+        #: of these is in the hand (see :func:`_larger_melds`).
+        self.larger = _larger_melds(melds, lambda bit: holding[bit.bit_length() - 1])
         #: ``[rank position][nibble of suits held]`` → the numbers of the sets among those suits.
         self.sets_at = [[sum(1 << number[m] for m in subs) for subs in at] for at in ctx._sets_at]
         #: ``[suit][positions]`` → the numbers of the runs among the positions
@@ -544,6 +579,180 @@ class NumberedMelds:
             if runs >> 48:
                 found |= runs_at[3][by_suit >> 48]
         return found
+
+
+class _RunsBySuit(dict[int, int]):
+    """``[positions]`` → the numbers of the melds whose real cards lie among
+    those positions of one suit (see :class:`JokerMelds`), filled as
+    patterns come from the numbers of each exact pattern of real cards."""
+
+    __slots__ = ("exact",)
+
+    def __init__(self, exact: dict[int, int]) -> None:
+        super().__init__()
+        self.exact = exact
+
+    def __missing__(self, positions: int) -> int:
+        exact = self.exact
+        found = 0
+        sub = positions
+        while sub:
+            found |= exact.get(sub, 0)
+            sub = (sub - 1) & positions
+        self[positions] = found
+        return found
+
+
+class JokerMelds:
+    """Every meld that distinct real cards, none wild, make with the jokers
+    of a hand (their bits: ``joker_bits``), numbered, so that the melds of
+    such a hand are one bitmask of numbers (:meth:`of_hand`), as
+    :class:`NumberedMelds` has them without jokers.
+
+    Each meld is a mask of the value order (:attr:`Tables.order_bit`), the
+    hand's jokers taking the first of the jokers' bits there.  The value
+    order restricted to a hand is :class:`IndexedHand`'s order of its cards,
+    so two melds' masks compare as their IndexedHand masks do, and a mask's
+    lowest bit is its most valuable card.  Numbers follow the masks in
+    increasing order.  The melds are those :meth:`MeldContext.melds_in` lists
+    for such a hand: a natural part (:meth:`MeldContext.natural_cores`) with
+    as many jokers as it needs and can take, each choice of jokers a meld.
+    """
+
+    __slots__ = ("disjoint", "larger", "masks", "min_real", "runs_at", "sets_at", "values", "wilds")
+
+    def __init__(
+        self, ctx: MeldContext, order_bit: Sequence[int], points_of_id: Sequence[int], joker_bits: Sequence[int]
+    ) -> None:
+        most = min(len(joker_bits), ctx.max_wilds)
+        self.min_real = min_real = ctx.min_real
+        nranks = ctx.nranks
+        by_count = [[sum(c) for c in combinations(joker_bits, k)] for k in range(most + 1)]
+        joker_points = points_of_id[ctx.joker]
+        found: dict[int, tuple[int, int]] = {}  # mask → (points, jokers in it)
+
+        def with_jokers(ids: list[int], fewest: int, room: int) -> list[int]:
+            real = sum(order_bit[i] for i in ids)
+            points = sum(points_of_id[i] for i in ids)
+            masks = []
+            for k in range(fewest, min(room, most) + 1):
+                for extra in by_count[k]:
+                    found[real | extra] = (points + k * joker_points, k)
+                    masks.append(real | extra)
+            return masks
+
+        set_parts = [
+            (p, suits, with_jokers([4 * p + s for s in range(4) if suits >> s & 1], max(0, 3 - size), 4 - size))
+            for p in range(nranks)
+            for suits in range(1, 16)
+            if (size := suits.bit_count()) >= min_real
+        ]
+        run_parts = []
+        for low in range(nranks):
+            for high in range(low, nranks):
+                inside = range(low + 1, high)
+                for gaps in range(min(most, len(inside)) + 1):
+                    for missing in combinations(inside, gaps):
+                        positions = (1 << high + 1) - (1 << low) - sum(1 << p for p in missing)
+                        size = positions.bit_count()
+                        if size < min_real:
+                            continue
+                        for suit in range(4):
+                            ids = [4 * p + suit for p in range(low, high + 1) if positions >> p & 1]
+                            run_parts.append((suit, positions, with_jokers(ids, max(gaps, 3 - size), nranks - size)))
+        #: Number → the meld's mask, its points and how many jokers it holds.
+        self.masks = masks = sorted(found)
+        self.values = [found[m][0] for m in masks]
+        self.wilds = [found[m][1] for m in masks]
+        number = {m: i for i, m in enumerate(masks)}
+        #: ``[rank position][nibble of suits held]`` → the numbers of the melds
+        #: whose real cards are among those suits of that rank.
+        self.sets_at = [[0] * 16 for _ in range(nranks)]
+        for p, suits, found_masks in set_parts:
+            self.sets_at[p][suits] |= sum(1 << number[m] for m in found_masks)
+        for at in self.sets_at:
+            for bit in (1, 2, 4, 8):
+                for suits in range(16):
+                    if suits & bit:
+                        at[suits] |= at[suits ^ bit]
+        #: ``[suit][positions]`` → the same for runs among those positions (a bitmask) of a suit.
+        exact: list[dict[int, int]] = [{} for _ in range(4)]
+        for suit, positions, found_masks in run_parts:
+            exact[suit][positions] = exact[suit].get(positions, 0) | sum(1 << number[m] for m in found_masks)
+        self.runs_at = [_RunsBySuit(e) for e in exact]
+        #: Number → bitmask of the numbers of the melds sharing no card (nor joker) with it.
+        holding: dict[int, int] = {}
+        for i, m in enumerate(masks):
+            for bit in low_bits(m):
+                holding[bit] = holding.get(bit, 0) | 1 << i
+        every = (1 << len(masks)) - 1
+        self.disjoint = []
+        for m in masks:
+            meeting = 0
+            for bit in low_bits(m):
+                meeting |= holding[bit]
+            self.disjoint.append(every & ~meeting)
+        #: Number → the numbers of the larger melds holding it (as :attr:`NumberedMelds.larger`).
+        self.larger = _larger_melds(masks, holding.__getitem__)
+
+    def of_hand(self, held: int, by_suit: int) -> int:
+        """The numbers of every meld of a hand whose real cards are ``held``
+        and ``by_suit`` (as for :meth:`MeldContext.plain_melds`)."""
+        found = 0
+        for bit in low_bits(ranks_with_suits(held, self.min_real)):
+            base = bit.bit_length() - 3  # bit 2 of the nibble → the rank's first id
+            found |= self.sets_at[base >> 2][held >> base & 15]
+        runs_at = self.runs_at
+        if by_suit & _ONE_SUIT:
+            found |= runs_at[0][by_suit & _ONE_SUIT]
+        if by_suit >> 16 & _ONE_SUIT:
+            found |= runs_at[1][by_suit >> 16 & _ONE_SUIT]
+        if by_suit >> 32 & _ONE_SUIT:
+            found |= runs_at[2][by_suit >> 32 & _ONE_SUIT]
+        if by_suit >> 48:
+            found |= runs_at[3][by_suit >> 48]
+        return found
+
+
+def _larger_melds(masks: Sequence[int], holding: Callable[[int], int]) -> list[int]:
+    """For each of the numbered ``masks``, the numbers of the other masks of
+    at most seven bits that hold all of its bits (``holding``: a bit → the
+    numbers of the masks holding it).
+
+    In a close of eight cards without a discard named, a meld that no other
+    meld of the hand can join is beaten by any larger one of the hand (which
+    no other meld can join either) that leaves a card to put face down: it
+    leaves fewer loose cards, none of them new, so the loose points (all but
+    the card face down, the highest) never rise.  So the close searches skip
+    such a meld when ``larger[number] & found``.
+    """
+    small = 0
+    for i, m in enumerate(masks):
+        if m.bit_count() <= 7:
+            small |= 1 << i
+    larger = []
+    for i, m in enumerate(masks):
+        holders = small & ~(1 << i)
+        for bit in low_bits(m):
+            holders &= holding(bit)
+        larger.append(holders)
+    return larger
+
+
+def joker_melds(tables: Tables, jokers: int) -> JokerMelds:
+    """The :class:`JokerMelds` of a hand holding ``jokers`` jokers under
+    these tables' rules: built once, and shared by the rules that give the
+    same melds the same points and order."""
+    return _joker_melds(
+        tables.ctx, tuple(tables.order_bit), tuple(tables.value_of_id), tuple(tables.joker_order_bits[:jokers])
+    )
+
+
+@lru_cache(maxsize=8)  # two jokers: about 3 MB for 40 cards, 13 MB for 52
+def _joker_melds(
+    ctx: MeldContext, order_bit: tuple[int, ...], points_of_id: tuple[int, ...], joker_bits: tuple[int, ...]
+) -> JokerMelds:
+    return JokerMelds(ctx, order_bit, points_of_id, joker_bits)
 
 
 def per_rules(build: Callable[[Rules], T]) -> Callable[[Rules], T]:
@@ -731,6 +940,65 @@ class PlainHand:
         return sum([values[bit.bit_length() - 1] for bit in low_bits(mask)])
 
     meld_cards = cards_of  # ids ascending read well without wilds
+
+
+class PlainShown:
+    """Shows masks of engine ids as cards: the bits of every
+    :class:`PlainHand`, so that one of these per rules value shows the
+    verdict of any plain hand (see :attr:`Tables.plain_shown`)."""
+
+    __slots__ = ("by_id", "ctx")
+
+    def __init__(self, ctx: MeldContext) -> None:
+        self.ctx = ctx
+        self.by_id = ctx.by_id
+
+    def card_of_bit(self, bit: int) -> Card:
+        return self.by_id[bit.bit_length() - 1]
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        by_id = self.by_id
+        return tuple([by_id[bit.bit_length() - 1] for bit in low_bits(mask)])
+
+    meld_cards = cards_of  # ids ascending read well without wilds
+
+
+class ShownHand:
+    """A hand's cards indexed as :class:`IndexedHand` indexes them (highest
+    value first, ties by engine id), without its melds: what a verdict found
+    by :class:`JokerMelds` needs to show its cards.  The order is worked out
+    the first time a card is read."""
+
+    __slots__ = ("_cards", "_ids", "_keys", "ctx")
+
+    def __init__(self, cards: Sequence[Card], keys: Mapping[Card, int], ctx: MeldContext) -> None:
+        self._cards = tuple(cards)
+        self._keys = keys
+        self._ids: list[int] | None = None
+        self.ctx = ctx
+
+    @property
+    def ids(self) -> list[int]:
+        if self._ids is None:
+            self._ids = [k & 255 for k in sorted(map(self._keys.__getitem__, self._cards))]
+        return self._ids
+
+    @property
+    def n(self) -> int:
+        return len(self._cards)
+
+    def card_of_bit(self, bit: int) -> Card:
+        return self.ctx.by_id[self.ids[bit.bit_length() - 1]]
+
+    def cards_of(self, mask: int) -> tuple[Card, ...]:
+        by_id = self.ctx.by_id
+        ids = self.ids
+        return tuple([by_id[ids[i]] for i in BITS[mask]])
+
+    def meld_cards(self, mask: int) -> tuple[Card, ...]:
+        """A meld's cards in reading order (see :func:`display_order`)."""
+        ids = self.ids
+        return display_ids(sorted(ids[i] for i in BITS[mask]), self.ctx)
 
 
 def display_order(cards: Sequence[Card], ctx: MeldContext) -> tuple[Card, ...]:

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from companion.rules import JOKER, CardError, best_melds, check_close, get_rules, settle_hand
-from companion.rules.close import CloseOption, _option_rows, best_close, close_facts, make_hand
-from companion.rules.melds import PlainHand, meld_context
+from companion.rules.close import CloseOption, CloseVerdict, _option_rows, best_close, close_facts, make_hand
+from companion.rules.melds import IndexedHand, PlainHand, meld_context
 from companion.rules.validate import check_cards
 
 from .reference import Ref, as_tuples
@@ -156,6 +156,46 @@ def test_close_of_eight_plain_cards_ranks_like_the_search_over_every_combination
     every = min(_option_rows(hand, rules, first_round, None, hand.covers(), facts.loose_limit))
     assert best_close(hand, rules, first_round) == CloseOption._make(every)
     assert check_close(cards, rules, first_round)._option == CloseOption._make(every)
+
+
+#: Rules under which eight distinct real cards with one or two jokers take
+#: the close check's numbered joker path.
+JOKER_CONFIGS = {
+    "classic+2 jokers": ("classic", {"jokers": 2}),
+    "italy+1 joker": ("italy", {"jokers": 1}),
+    "one wild per meld": ("classic", {"jokers": 2, "max_wilds_per_meld": 1}),
+    "min_real 1": ("fournier", {"jokers": 2, "min_real_cards": 1}),
+    "min_real 3": ("fournier", {"jokers": 2, "min_real_cards": 3}),
+    "jokers worth 5": ("classic", {"jokers": 3, "joker_points": 5}),
+    "jokers worth nothing": ("classic", {"jokers": 2, "joker_points": 0}),
+    "wild A♦ not held": ("classic", {"jokers": 2, "wild_cards": ["1o"]}),
+    "french52 ten": ("classic", {"deck": "french52", "court_values": "ten", "jokers": 2}),
+    "Chinchón scores -100": ("classic", {"chinchon": -100, "jokers": 1}),
+}
+
+
+@pytest.mark.parametrize("name", list(JOKER_CONFIGS))
+@PROFILE
+@given(data=st.data())
+def test_close_of_eight_cards_with_jokers_ranks_like_the_search_over_every_combination(name, data):
+    """The joker eight-card path (melds by number in the value order, no row
+    but the winner's) gives the best of every combination of the indexed
+    hand's melds, tie-breaks and bits included, and shows the same cards."""
+    preset, options = JOKER_CONFIGS[name]
+    rules = get_rules(preset, **options)
+    jokers = data.draw(st.integers(1, min(2, rules.jokers)))
+    reals = [c for c in data.draw(plain_eights(rules)) if c not in rules.wild_cards][: 8 - jokers]
+    assume(len(reals) == 8 - jokers)
+    cards = data.draw(st.permutations([*reals, *[JOKER] * jokers]))
+    first_round = data.draw(st.booleans())
+    hand = make_hand(cards, rules)
+    assert type(hand) is IndexedHand
+    facts = close_facts(rules)
+    every = CloseOption._make(min(_option_rows(hand, rules, first_round, None, hand.covers(), facts.loose_limit)))
+    verdict = check_close(cards, rules, first_round)
+    assert verdict._option == every
+    shown = CloseVerdict(hand, every, rules, first_round)
+    assert (verdict.discard, verdict.melds, verdict.deadwood) == (shown.discard, shown.melds, shown.deadwood)
 
 
 @pytest.mark.parametrize(
