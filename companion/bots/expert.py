@@ -36,7 +36,16 @@ about the cards it has not seen:
   itself out weigh heavily (less when it could buy back in), and so do the
   points that would put an opponent out.
 
-Decisions are deterministic for a given view and seed.
+- **Played out.**  With a thinking budget (milliseconds, ``think_ms``), the
+  table model's choice and its next best moves (three throws and the best
+  close, or stock against pile) are played out over deals sampled from the
+  opponent model (:mod:`companion.bots.search`), and another move replaces
+  the table model's only when it does clearly better on the same deals.
+  The budget sets the number of deals, not a clock.  The values
+  :meth:`ExpertBot.judge_draw` and :meth:`ExpertBot.judge_end` give (what
+  the hand review reads) are the table model's.
+
+Decisions are deterministic for a given view, seed and budget.
 """
 
 from __future__ import annotations
