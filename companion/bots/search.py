@@ -36,9 +36,11 @@ from .model import OpponentModel
 if TYPE_CHECKING:
     from .expert import _Plan
 
-#: Deals sampled per millisecond of budget: the first batch, and the most
-#: when the best two moves stay close.  Calibrated (bench/bench_expert.py)
-#: so a budget's p95 decision time stays under the budget.
+#: Deals sampled per millisecond of budget (heads-up; in proportion to two
+#: over the players otherwise): the first batch, and the most when the best
+#: moves stay close.  Measured (bench/bench_expert.py, budget 250 ms, CPU
+#: time on a shared machine): p95 81 ms heads-up, 135 ms at four players
+#: before the share by players, wall time about twice that under load.
 FIRST_PER_MS = 0.12
 MOST_PER_MS = 0.36
 #: An alternative replaces the table model's move when it gains more than
@@ -53,6 +55,8 @@ HORIZON = 6
 #: What a cut-short playout counts of the loose points each side holds.
 LEAF = 0.5
 
+#: Mixed into the seed so the search's deals differ from the table model's draws.
+SALT = 7919
 #: A candidate move: ``("throw", card)``, ``("close", card)``, ``("stock", None)`` or ``("pile", None)``.
 Move = tuple[str, Card | None]
 
@@ -65,10 +69,13 @@ class Search:
         self.ev: HandEval = plan.ev
         view = plan.view
         self.view = view
-        self.first = max(0, int(think_ms * FIRST_PER_MS))
-        self.most = max(self.first, int(think_ms * MOST_PER_MS))
+        # A playout lasts HORIZON turns of every player: fewer deals at a fuller table.
+        share = think_ms * 2 / view.players
+        self.first = max(0, int(share * FIRST_PER_MS))
+        self.most = max(self.first, int(share * MOST_PER_MS))
+        # Ints only (cards are ints): the same seed in every process, unlike a string's hash.
         self.rng = random.Random(
-            hash((seed, "search", view.seat, len(view.thrown), view.stock_size, tuple(sorted(view.hand))))
+            hash((seed, SALT, view.seat, len(view.thrown), view.stock_size, tuple(sorted(view.hand))))
         )
         self.model = OpponentModel(view, self.ev)
         self.cards = self.ev.cards

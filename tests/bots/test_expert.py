@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +69,34 @@ def test_the_search_is_repeatable_and_sees_only_the_view():
     )
     moves = {ExpertBot(seed=3, think_ms=60).choose_end(v) for v in (view, other_view, view)}
     assert len(moves) == 1
+
+
+def test_the_search_draws_the_same_deals_in_every_process():
+    """The search's seed is made of ints only: two processes with different
+    string hashing choose alike (its averages included)."""
+    code = (
+        "from companion.bots.expert import ExpertBot, _Plan;"
+        "from companion.bots.search import Search;"
+        "from companion.bots import seat_view;"
+        "from tests.positions import fixed;"
+        f"g = fixed({WAITING!r}, '1e 10c 3b 2b 1b', '12c', turns_taken=2);"
+        "v = seat_view(g, 0);"
+        "s = Search(_Plan(v, 0, 160), 0, 20.0);"
+        "print(sorted((str(c), k, round(x, 6)) for (k, c), x in s.best([('throw', v.hand[6]), ('throw', v.hand[7])], v.hand)[1].items()))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": str(h)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for h in (1, 2)
+    }
+    assert len(outs) == 1 and "12e" in outs.pop()
 
 
 @pytest.mark.parametrize(
