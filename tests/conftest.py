@@ -34,6 +34,18 @@ def _share_url_builders() -> None:
 
 _share_url_builders()
 
+
+def _brief_expert() -> None:
+    """The expert built without a budget (tests of the bots) thinks 20 ms,
+    as in the app's test configuration: its search still runs, on a few
+    deals.  Its real budget is timed by bench/bench_expert.py, not by tests."""
+    from companion.bots import expert
+
+    expert.THINK_MS = 20.0
+
+
+_brief_expert()
+
 #: Tests run again on PostgreSQL (``scripts/run-tests.sh``, ``-m postgres``):
 #: only those where the two databases behave differently.  Each entry is a
 #: node id (a folder, a file, or a test with all its parameters) and why

@@ -2,6 +2,7 @@
 
     python -m companion.bots.arena expert simple --matches 400 --preset classic --seed 1
     python -m companion.bots.arena mybot good --bot mypackage.players:MyBot --players 3
+    python -m companion.bots.arena expert good --players 4 --decks 2 --jokers 4 --think-ms 100
 
 ``A`` and ``B`` are names from :data:`companion.bots.BOTS`, names given by
 ``--bot module:Class`` (the class's ``name``), or ``module:Class`` directly.
@@ -11,12 +12,15 @@ table; a fair share is then 1/K.  Prints A's match-win share with a 95 %
 Wilson interval (a shared win counts as a share) and each bot's decision
 time (p50/p95 over every ``choose_draw``/``choose_end`` call), using at
 most two processes; also the points per closed hand of A and of each B (a
-finer measure than match wins: lower is better).
+finer measure than match wins: lower is better).  ``--decks`` and
+``--jokers`` change the preset's rules; ``--think-ms`` sets the thinking
+budget of the bots that take one (the expert; its default otherwise).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 import multiprocessing
 import random
@@ -76,11 +80,18 @@ def resolve(name: str, extra: dict[str, type]) -> type:
     raise SystemExit(f"Unknown bot {name!r}: choose from {', '.join([*BOTS, *extra])} or give module:Class.")
 
 
+def build(cls: type, think_ms: float | None) -> Bot:
+    """A bot of class ``cls``, with the thinking budget ``think_ms`` if it takes one."""
+    if think_ms is not None and "think_ms" in inspect.signature(cls).parameters:
+        return cls(think_ms=think_ms)
+    return cls()
+
+
 def play_one(args: tuple) -> MatchOutcome:
-    cls_a, cls_b, preset, seed, index, players = args
-    rules = get_rules(preset)
+    cls_a, cls_b, preset, seed, index, players, overrides, think_ms = args
+    rules = get_rules(preset, **overrides)
     rng = random.Random(f"{seed}:{index}")
-    a, bs = Timed(cls_a()), [Timed(cls_b()) for _ in range(players - 1)]
+    a, bs = Timed(build(cls_a, think_ms)), [Timed(build(cls_b, think_ms)) for _ in range(players - 1)]
     seat_a = index % players
     names = [f"B{k}" for k in range(players - 1)]
     names.insert(seat_a, "A")
@@ -122,11 +133,14 @@ def run(
     extra: dict[str, type] | None = None,
     jobs: int = 2,
     progress: int = 0,
+    overrides: dict | None = None,
+    think_ms: float | None = None,
 ) -> dict:
-    """Play the matches; ``progress``: print A's share so far every that many matches."""
+    """Play the matches; ``progress``: print A's share so far every that many
+    matches; ``overrides``: rules changed from the preset (``decks``, ``jokers``)."""
     extra = extra or {}
     cls_a, cls_b = resolve(a, extra), resolve(b, extra)
-    work = [(cls_a, cls_b, preset, seed, i, players) for i in range(matches)]
+    work = [(cls_a, cls_b, preset, seed, i, players, overrides or {}, think_ms) for i in range(matches)]
     jobs = max(1, min(2, jobs))
     t0 = time.perf_counter()
     outcomes: list[MatchOutcome] = []
@@ -181,7 +195,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot", action="append", default=[], metavar="module:Class", help="load a bot class")
     parser.add_argument("--jobs", type=int, default=2, help="processes (at most 2)")
     parser.add_argument("--progress", type=int, default=0, metavar="N", help="print the share so far every N matches")
+    parser.add_argument("--decks", type=int, help="decks (the preset's otherwise)")
+    parser.add_argument("--jokers", type=int, help="jokers (the preset's otherwise)")
+    parser.add_argument("--think-ms", type=float, help="thinking budget per decision of the bots that take one")
     args = parser.parse_args(argv)
+    overrides = {k: v for k, v in (("decks", args.decks), ("jokers", args.jokers)) if v is not None}
     extra: dict[str, type] = {}
     for spec in args.bot:
         cls = load_bot(spec)
@@ -197,10 +215,14 @@ def main(argv: list[str] | None = None) -> None:
         extra=extra,
         jobs=args.jobs,
         progress=args.progress,
+        overrides=overrides,
+        think_ms=args.think_ms,
     )
     fair = f" (fair share {1 / r['players']:.0%})" if r["players"] > 2 else ""
+    rules = "".join(f", {k} {v}" for k, v in overrides.items())
+    budget = "" if args.think_ms is None else f", think {args.think_ms:g} ms"
     print(
-        f"{r['a']} vs {r['b']}, {r['preset']}, {r['players']} players, {r['matches']} matches, seed {args.seed}: "
+        f"{r['a']} vs {r['b']}, {r['preset']}{rules}{budget}, {r['players']} players, {r['matches']} matches, seed {args.seed}: "
         f"{r['a']} wins {r['share']:.1%} [95% {r['low']:.1%}–{r['high']:.1%}]{fair}"
     )
     print(f"hands {r['hands']}, closed {r['closed']:.1%}, {r['seconds']:.0f} s")

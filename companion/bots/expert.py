@@ -36,7 +36,16 @@ about the cards it has not seen:
   itself out weigh heavily (less when it could buy back in), and so do the
   points that would put an opponent out.
 
-Decisions are deterministic for a given view and seed.
+- **Played out.**  With a thinking budget (milliseconds, ``think_ms``), the
+  table model's choice and its next best moves (three throws and the best
+  close, or stock against pile) are played out over deals sampled from the
+  opponent model (:mod:`companion.bots.search`), and another move replaces
+  the table model's only when it does clearly better on the same deals.
+  The budget sets the number of deals, not a clock.  The values
+  :meth:`ExpertBot.judge_draw` and :meth:`ExpertBot.judge_end` give (what
+  the hand review reads) are the table model's.
+
+Decisions are deterministic for a given view, seed and budget.
 """
 
 from __future__ import annotations
@@ -53,6 +62,7 @@ from .hands import HandEval, evaluator
 from .model import OpponentModel, stock_close_chance, take_top
 from .players import fed_cards, known_held, near, partners
 from .protocol import Source
+from .search import Move, Search
 from .view import SeatView
 
 WIN_MATCH = 120.0  # points a match win is worth in the race
@@ -62,6 +72,12 @@ WIN_MATCH = 120.0  # points a match win is worth in the race
 # close chances to low points when it sees every discard, so the loose-points
 # filter stays.
 CANDIDATES = 4
+#: The thinking budget per decision, in milliseconds, when none is given:
+#: the search over sampled deals (:mod:`companion.bots.search`) does the
+#: work this budget allows (0: the table model alone).
+THINK_MS = 250.0
+#: The throws (best first by the table model) the search plays out, with the best close.
+SEARCHED = 3
 _MEMO_LIMIT = 400_000
 
 #: Cards as a dict key: a bitmask (int) when the plan is ``plain``, else the
@@ -81,9 +97,10 @@ class ExpertBot:
     # 160 pairs 63.7 % / 64.5 %, 400 pairs 60.2 % / 60.8 %; per hand (1500
     # hands) all within 0.2 points.  Not monotonic, so within noise: the count
     # only sets how noisy the second-draw odds are.  p95 13-23 ms (budget 250).
-    def __init__(self, seed: int = 0, pairs: int = 160) -> None:
+    def __init__(self, seed: int = 0, pairs: int = 160, think_ms: float | None = None) -> None:
         self.seed = seed
         self.pairs = pairs
+        self.think_ms = THINK_MS if think_ms is None else think_ms
         self.plan_cls = _Plan  # the table model (a subclass can vary the constants when measuring)
 
     # -- the protocol ----------------------------------------------------------------
@@ -91,26 +108,64 @@ class ExpertBot:
         top = view.top
         if top is None or (not partners(top, list(view.hand)) and view.rules.value(top) > 4):
             return "stock"  # a high card that touches nothing held never beats a fresh one
-        values = self.judge_draw(view, candidates=True)
-        return "discard" if values["discard"] > values["stock"] else "stock"
+        plan = self.plan_cls(view, self.seed, self.pairs)
+        values = self._judge_draw(plan, view, candidates=True)
+        choice: Source = "discard" if values["discard"] > values["stock"] else "stock"
+        search = self._search(plan)
+        if search is not None:
+            moves: list[Move] = [("stock", None), ("pile", None)]
+            if choice == "discard":
+                moves.reverse()  # the table model's choice first
+            move, _ = search.best(moves, view.hand)
+            choice = "discard" if move[0] == "pile" else "stock"
+        return choice
 
     def choose_end(self, view: SeatView) -> tuple[Card, bool]:
-        values = self.judge_end(view, candidates=True)
+        plan = self.plan_cls(view, self.seed, self.pairs)
+        values = self._judge_end(plan, view, candidates=True)
         closes = {move: v for move, v in values.items() if move[1]}
         throws = {move: v for move, v in values.items() if not move[1]}
         best = max(throws, key=lambda m: (throws[m], m[0]))
+        close = None
         if closes:
             close = min(closes, key=lambda m: (-closes[m], m[0]))  # the best score, then the lowest card
-            if closes[close] >= throws[best] or closes[close] == WIN_MATCH * 3:
-                return close
-        return best
+            if closes[close] == WIN_MATCH * 3:
+                return close  # a Chinchón that wins the match
+        choice = close if close is not None and closes[close] >= throws[best] else best
+        search = self._search(plan)
+        if search is not None:
+            ranked = sorted(throws, key=lambda m: (throws[m], m[0]), reverse=True)[:SEARCHED]
+            options = [m for m in [choice, *ranked, close] if m is not None]
+            moves: list[Move] = [("close" if c else "throw", card) for card, c in dict.fromkeys(options)]
+            if len(moves) > 1:
+                (kind, card), _ = search.best(moves, view.hand)
+                assert card is not None
+                choice = (card, kind == "close")
+        return choice
+
+    def _search(self, plan: _Plan) -> Search | None:
+        """The search over sampled deals, when the budget and the cards allow one."""
+        if not plan.plain or self.think_ms <= 0:
+            return None
+        search = Search(plan, self.seed, self.think_ms)
+        return search if search.enabled else None
 
     # -- the value of each move (what choose_* maximise; the hand review reads them) ------
     def judge_draw(self, view: SeatView, *, candidates: bool = False) -> dict[Source, float]:
         """The value of drawing from the stock and of taking the pile's card
         (with the best discard after it), on the scale :meth:`choose_draw`
-        compares.  ``candidates``: look only at the discards worth a look."""
-        plan = self.plan_cls(view, self.seed, self.pairs)
+        compares (the table model's: the search only picks among its best).
+        ``candidates``: look only at the discards worth a look."""
+        return self._judge_draw(self.plan_cls(view, self.seed, self.pairs), view, candidates=candidates)
+
+    def judge_end(self, view: SeatView, *, candidates: bool = False) -> dict[tuple[Card, bool], float]:
+        """The value of each move with eight cards: ``(card, False)`` throws
+        ``card``, ``(card, True)`` closes with it face down (legal closes
+        only), on the scale :meth:`choose_end` compares (the table model's)."""
+        return self._judge_end(self.plan_cls(view, self.seed, self.pairs), view, candidates=candidates)
+
+    @staticmethod
+    def _judge_draw(plan: _Plan, view: SeatView, *, candidates: bool) -> dict[Source, float]:
         hand = list(view.hand)
         values: dict[Source, float] = {"stock": plan.value(hand, my_first=True)}
         top = view.top
@@ -122,11 +177,8 @@ class ExpertBot:
             values["discard"] = best if close is None else max(best, close)
         return values
 
-    def judge_end(self, view: SeatView, *, candidates: bool = False) -> dict[tuple[Card, bool], float]:
-        """The value of each move with eight cards: ``(card, False)`` throws
-        ``card``, ``(card, True)`` closes with it face down (legal closes
-        only), on the scale :meth:`choose_end` compares."""
-        plan = self.plan_cls(view, self.seed, self.pairs)
+    @staticmethod
+    def _judge_end(plan: _Plan, view: SeatView, *, candidates: bool) -> dict[tuple[Card, bool], float]:
         hand = list(view.hand)
         throws = plan.candidates(hand) if candidates else list(dict.fromkeys(hand))
         values: dict[tuple[Card, bool], float] = {
@@ -371,6 +423,33 @@ class _Plan:
         if self.eq is not None:
             return self.later_gain(0, score)  # the spread of their points, unshrunk
         return self.win_gain - score - self.out_weight * _sigmoid((self.my_total + score - self.target) / 5.0)
+
+    # -- a playout's end, valued (companion.bots.search) ----------------------------------
+    def closed_by_me(self, score: int, theirs: list[float]) -> float:
+        """I close scoring ``score``; the opponents take ``theirs`` (lay-offs off)."""
+        if score == -1000:
+            return WIN_MATCH * 3
+        if self.eq is not None:
+            return self._match(score, theirs[0])
+        out = sum(
+            _sigmoid((self.view.totals[s] + t - self.target) / 6.0) * 25.0
+            for s, t in zip(self.view.opponents, theirs, strict=True)
+        )
+        return sum(theirs) + out - score - self.out_weight * _sigmoid((self.my_total + score - self.target) / 5.0)
+
+    def closed_by_them(self, mine: float, score: int) -> float:
+        """An opponent closes scoring ``score``; I take ``mine`` (lay-offs off)."""
+        if score == -1000:
+            return -WIN_MATCH * 3
+        if self.eq is not None:
+            return self._match(mine, score)
+        return -mine - self.out_weight * _sigmoid((self.my_total + mine - self.target) / 5.0)
+
+    def held_both(self, mine: float, theirs: list[float]) -> float:
+        """Nobody has closed yet: a share of what each side holds."""
+        if self.eq is not None:
+            return self._match(mine, theirs[0])
+        return sum(theirs) / len(theirs) - mine
 
     def later_gain(self, draws: int, score: float) -> float:
         """What closing after ``draws`` more draws, scoring ``score``, is worth.

@@ -23,7 +23,7 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
-from ..bots import BOTS, Bot, bot_turn
+from ..bots import BOTS, Bot, ExpertBot, bot_turn
 from ..bots import review as reviews
 from ..bots.advice import Hint, hint
 from ..bots.view import seat_view as bot_view
@@ -53,6 +53,9 @@ from .unit import AlreadyDone, AlreadySaved, ServiceError, StaleError, claim, ne
 
 BOT_TURNS = 12  # per request; the next request carries on
 BOT_SECONDS = 1.0
+#: The expert's thinking budget per decision, in milliseconds (its search
+#: over sampled deals does the work this allows; bench/bench_expert.py).
+BOT_THINK_MS = 250.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,7 @@ class Pace:
     seed: object = None
     turns: int = BOT_TURNS
     seconds: float = BOT_SECONDS
+    think_ms: float = BOT_THINK_MS
 
 
 DEFAULT_PACE = Pace()
@@ -282,9 +286,10 @@ def is_bot(table: GameTable, deal: Deal, engine_seat: int) -> bool:
     return table.players[deal.seats[engine_seat]].played_by_computer
 
 
-def bot_for(player: Player) -> Bot:
-    """The computer player that plays ``player``'s seat."""
-    return BOTS[player.kind if player.kind.computer else seats.STAND_IN]()
+def bot_for(player: Player, pace: Pace = DEFAULT_PACE) -> Bot:
+    """The computer player that plays ``player``'s seat (the expert thinks the pace's budget)."""
+    cls = BOTS[player.kind if player.kind.computer else seats.STAND_IN]
+    return ExpertBot(think_ms=pace.think_ms) if cls is ExpertBot else cls()
 
 
 def bots_to_move(table: GameTable, deal: Deal, game: HandGame) -> bool:
@@ -331,7 +336,7 @@ def _computer_turn(
     player = table.players[deal.seats[game.turn]]
     if not player.kind.computer:
         deal.covered = [*(deal.covered or []), len(game.log)]
-    bot_turn(game, bot_for(player), shuffler(deal, game, pace), totals=totals)
+    bot_turn(game, bot_for(player, pace), shuffler(deal, game, pace), totals=totals)
 
 
 def advance(table: GameTable, deal: Deal, pace: Pace = DEFAULT_PACE, at: datetime | None = None) -> bool:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +53,50 @@ def test_decisions_are_repeatable_and_use_the_view_only():
     game.draw(game.turn, "stock", random.Random(1))
     view = seat_view(game, game.turn)
     assert ExpertBot(seed=4).choose_end(view) == ExpertBot(seed=4).choose_end(view)
+
+
+def test_the_search_is_repeatable_and_sees_only_the_view():
+    """With a budget the search samples deals from the view and its seed: the
+    same decision every time, whatever the opponent really holds."""
+    game = after_drawing(fixed(WAITING, "1e 10c 3b 2b 1b", "12c", turns_taken=2))
+    other = after_drawing(fixed([WAITING[0], "5b 5c 10e 4o 12o 3c 2c"], "1e 10c 1c 2b 1b", "12c", turns_taken=2))
+    view, other_view = seat_view(game, 0), seat_view(other, 0)
+    assert (view.hand, view.pile, view.thrown, view.stock_size) == (
+        other_view.hand,
+        other_view.pile,
+        other_view.thrown,
+        other_view.stock_size,
+    )
+    moves = {ExpertBot(seed=3, think_ms=60).choose_end(v) for v in (view, other_view, view)}
+    assert len(moves) == 1
+
+
+def test_the_search_draws_the_same_deals_in_every_process():
+    """The search's seed is made of ints only: two processes with different
+    string hashing choose alike (its averages included)."""
+    code = (
+        "from companion.bots.expert import ExpertBot, _Plan;"
+        "from companion.bots.search import Search;"
+        "from companion.bots import seat_view;"
+        "from tests.positions import fixed;"
+        f"g = fixed({WAITING!r}, '1e 10c 3b 2b 1b', '12c', turns_taken=2);"
+        "v = seat_view(g, 0);"
+        "s = Search(_Plan(v, 0, 160), 0, 20.0);"
+        "print(sorted((str(c), k, round(x, 6)) for (k, c), x in s.best([('throw', v.hand[6]), ('throw', v.hand[7])], v.hand)[1].items()))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": str(h)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for h in (1, 2)
+    }
+    assert len(outs) == 1 and "12e" in outs.pop()
 
 
 @pytest.mark.parametrize(
@@ -113,14 +161,23 @@ def test_it_closes_at_once_when_the_opponent_is_building_from_the_pile():
     assert close and str(card) == "12e"
 
 
-def test_early_against_a_quiet_opponent_it_waits_for_the_better_close():
+def test_early_against_a_quiet_opponent_the_table_model_waits_for_the_better_close():
     """The same eight cards at the second turn, the opponent having shown
-    nothing: the expert keeps the 4 and waits for −10 instead of closing."""
+    nothing: the table model alone (no search) keeps the 4 and waits for −10."""
     game = after_drawing(
         fixed(["11c 11e 11b 5o 6o 7o 12e 4c", "5b 5c 10e 4o 12o 2c 1c"], "1e 10c 3b 2b 1b", "12c", turns_taken=2)
     )
-    card, close = ExpertBot().choose_end(seat_view(game, 0))
+    card, close = ExpertBot(think_ms=0).choose_end(seat_view(game, 0))
     assert not close and str(card) == "12e"
+
+
+def test_played_out_waiting_for_the_better_close_loses_to_closing_now():
+    """The same position, played out over sampled deals: while it waits one
+    turn for −10 (three cards of about thirty), the opponent's hand improves
+    (it takes what it needs) and may close first, so closing with 4 now does
+    better on the same deals and the search overturns the table model."""
+    game = after_drawing(fixed(WAITING, "1e 10c 3b 2b 1b", "12c", turns_taken=2))
+    assert ExpertBot(think_ms=100).choose_end(seat_view(game, 0)) == (parse_cards("12e")[0], True)
 
 
 WAITING = ["11c 11e 11b 5o 6o 7o 12e 4c", "5b 5c 10e 4o 12o 2c 1c"]
@@ -133,11 +190,14 @@ WAITING = ["11c 11e 11b 5o 6o 7o 12e 4c", "5b 5c 10e 4o 12o 2c 1c"]
         ([20, 95], True),  # the opponent holds plenty: closing with 4 puts it out and wins the match
     ],
 )
-def test_near_the_target_the_match_decides_whether_to_close(totals, closes):
-    """The position where, early in a match, it waits for −10 (see above)."""
+@pytest.mark.parametrize("think_ms", [0, 20, 100])
+def test_near_the_target_the_match_decides_whether_to_close(totals, closes, think_ms):
+    """The position where, early in a match, the table model waits for −10
+    (see above); with or without the search."""
     game = after_drawing(fixed(WAITING, "1e 10c 3b 2b 1b", "12c", turns_taken=2))
     view = seat_view(game, 0, totals=totals)
-    assert ExpertBot().choose_end(view) == (parse_cards("12e")[0], closes)
+    card, close = ExpertBot(think_ms=think_ms).choose_end(view)
+    assert close == closes and (not closes or str(card) == "12e")
 
 
 def test_near_the_target_waiting_is_valued_over_the_same_opponent_points_as_closing_now():
@@ -169,15 +229,19 @@ def test_near_the_target_waiting_is_valued_over_the_same_opponent_points_as_clos
 
 
 def test_every_move_is_judged_and_the_choice_is_the_best_judged():
+    """Without a budget the choice is the table model's best; with one, the
+    search picks among the table model's best throws and its best close."""
     game = after_drawing(fixed(WAITING, "1e 10c 3b 2b 1b", "12c", turns_taken=2))
     view = seat_view(game, 0, totals=[20, 30])
-    bot = ExpertBot()
+    bot = ExpertBot(think_ms=0)
     values = bot.judge_end(view)
     legal = {(c, True) for c in set(view.hand) if view.can_close(c)}
     assert set(values) == {(c, False) for c in set(view.hand)} | legal and legal
     card, close = bot.choose_end(view)
     best = bot.judge_end(view, candidates=True)
     assert best[(card, close)] == max(best.values())
+    for think_ms in (20, 100):
+        assert ExpertBot(think_ms=think_ms).choose_end(view) in best
     draw = bot.judge_draw(seat_view(fixed(["11c 11e 11b 5o 6o 7o 12e", WAITING[1]], "1b", "4o"), 0))
     assert set(draw) == {"stock", "discard"} and draw["discard"] > draw["stock"]  # 4o makes 4o-7o
 
