@@ -421,7 +421,10 @@ def check_record(stack: Stack, log: Log) -> tuple[int, list[str]]:
 
 # -- the night ---------------------------------------------------------------------------------
 def summary(fault: Fault, log: Log) -> dict[str, object]:
-    window = [a for a in log.answers if fault.started <= a.at < fault.ended + AFTER]
+    # An answer counts for the fault under which it came back: a request sent
+    # in the last moments of one fault's window and cut by the next fault (a
+    # save in flight when PostgreSQL restarts) is the next fault's doing.
+    window = [a for a in log.answers if fault.started <= a.at + a.seconds < fault.ended + AFTER]
     saves = [a for a in window if a.kind == "save"]
     errors = Counter(
         "no answer" if a.status == 0 else str(a.status) for a in window if a.status == 0 or a.status >= 500
