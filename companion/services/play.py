@@ -53,9 +53,6 @@ from .unit import AlreadyDone, AlreadySaved, ServiceError, StaleError, claim, ne
 
 BOT_TURNS = 12  # per request; the next request carries on
 BOT_SECONDS = 1.0
-#: The expert's thinking budget per decision, in milliseconds (its search
-#: over sampled deals does the work this allows; bench/bench_expert.py).
-BOT_THINK_MS = 250.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +64,9 @@ class Pace:
     seed: object = None
     turns: int = BOT_TURNS
     seconds: float = BOT_SECONDS
-    think_ms: float = BOT_THINK_MS
+    #: The expert's thinking budget per decision, in milliseconds (None: its
+    #: own, ``bots.expert.THINK_MS``; bench/bench_expert.py times it).
+    think_ms: float | None = None
 
 
 DEFAULT_PACE = Pace()

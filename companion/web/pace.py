@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from ..services.play import BOT_SECONDS, BOT_THINK_MS, BOT_TURNS, Pace
+from ..services.play import BOT_SECONDS, BOT_TURNS, Pace
 
 
 def play_pace() -> Pace:
@@ -16,5 +16,5 @@ def play_pace() -> Pace:
         seed=config.get("PLAY_SEED"),
         turns=config.get("PLAY_BOT_TURNS", BOT_TURNS),
         seconds=config.get("PLAY_BOT_SECONDS", BOT_SECONDS),
-        think_ms=config.get("PLAY_BOT_THINK_MS", BOT_THINK_MS),
+        think_ms=config.get("PLAY_BOT_THINK_MS"),
     )
