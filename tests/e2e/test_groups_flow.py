@@ -138,7 +138,11 @@ def expected_from_stored_hands(base: str) -> tuple[dict, dict]:
     return shown, balances
 
 
-def page_figures(page: Page) -> dict:
+def page_figures(page: Page, lines: int | None = None) -> dict:
+    """Each standings line's figures; with `lines`, first waits until the page
+    shows that many (a link just clicked may still be loading on a busy host)."""
+    if lines is not None:
+        expect(page.locator(".group-line")).to_have_count(lines)
     result = {}
     for item in page.locator(".group-line").all():
         name = item.get_attribute("data-name")
@@ -184,7 +188,7 @@ def test_a_group_evening(page: Page, live_server: str):
     # The standings and the money, against the stored hands.
     expected, balances = expected_from_stored_hands(live_server)
     page.goto(group_url)
-    assert page_figures(page) == expected
+    assert page_figures(page, len(expected)) == expected
     assert expected["Carla"]["reentries"] == "1" and expected["Ana"]["minus10"] == "1"
     expect(page.locator(".group-matches li")).to_have_count(3)
     expect(page.locator(".group-matches li").nth(1)).to_contain_text("won by Ben")
@@ -235,7 +239,8 @@ def test_a_group_evening(page: Page, live_server: str):
     expect(page.locator(".group-line[data-name='Carla'] dd[data-figure='played']")).to_have_text("0")
     shot(page, "9-new-season")
     page.get_by_role("link", name="Season 1").click()
-    assert page_figures(page) == expected
+    expect(page).to_have_url(re.compile(r"/seasons/1$"))
+    assert page_figures(page, len(expected)) == expected
 
     # Carla is renamed in the settings: her matches follow her.
     page.goto(group_url + "/settings")
@@ -243,5 +248,6 @@ def test_a_group_evening(page: Page, live_server: str):
     page.get_by_role("button", name="Save the settings").click()
     expect(page.locator(".flash")).to_contain_text("Group settings saved")
     page.get_by_role("link", name="Season 1").click()
+    expect(page).to_have_url(re.compile(r"/seasons/1$"))
     renamed = {("Carlita" if name == "Carla" else name): line for name, line in expected.items()}
-    assert page_figures(page) == renamed
+    assert page_figures(page, len(renamed)) == renamed

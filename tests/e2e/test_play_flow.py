@@ -59,7 +59,7 @@ def test_a_hotseat_hand_against_the_computer(page: Page, live_server: str):
     expect(page.locator("#board")).to_contain_text("closed")
     shot(page, "closed-light")
     page.get_by_role("link", name="Scoreboard").click()
-    assert len(page.locator(".score .total").all_inner_texts()) == 2
+    expect(page.locator(".score .total")).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
