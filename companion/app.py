@@ -120,8 +120,9 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
             RATE_LIMIT_ADDRESS_PREVIEWS="6000 per minute",
         )
         # The expert thinks briefly in tests (its search still runs): tests
-        # check what it does, bench/bench_expert.py how long it takes.
-        app.config.from_mapping(PLAY_BOT_THINK_MS=20.0)
+        # check what it does, bench/bench_expert.py how long it takes; and in
+        # the test's own process (tests/bots/test_apart.py tries the helper).
+        app.config.from_mapping(PLAY_BOT_THINK_MS=20.0, PLAY_BOT_APART=False)
         app.config.from_mapping(test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.ensure_ascii = False  # type: ignore[attr-defined]

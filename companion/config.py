@@ -63,6 +63,12 @@ def database_url(instance_path: str) -> str:
     return url
 
 
+def flag(name: str, default: bool) -> bool:
+    """An on/off setting from the environment: 0, false or no turn it off."""
+    value = os.environ.get(name, "").strip().lower()
+    return default if not value else value not in ("0", "false", "no", "off")
+
+
 def from_environment(instance_path: str) -> dict[str, Any]:
     proxies = int(os.environ.get("TRUST_PROXY", "0") or 0)
     return {
@@ -72,7 +78,7 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
         "REDIS_URL": os.environ.get("REDIS_URL", ""),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or os.environ.get("REDIS_URL") or "memory://",
-        "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() not in ("0", "false", "no"),
+        "RATELIMIT_ENABLED": flag("RATELIMIT_ENABLED", True),
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATE_LIMIT_API": os.environ.get("RATE_LIMIT_API", "120 per minute"),
         "RATE_LIMIT_WRITES": os.environ.get("RATE_LIMIT_WRITES", "60 per minute"),
@@ -82,5 +88,6 @@ def from_environment(instance_path: str) -> dict[str, Any]:
         "TRUST_PROXY": proxies,
         "MAX_CONTENT_LENGTH": int(os.environ.get("MAX_CONTENT_LENGTH", "") or 64 * 1024),
         "API_CORS_ORIGINS": os.environ.get("API_CORS_ORIGINS", ""),
-        "SESSION_COOKIE_SECURE": proxies > 0 or os.environ.get("SECURE_COOKIES", "").lower() in ("1", "true"),
+        "SESSION_COOKIE_SECURE": proxies > 0 or flag("SECURE_COOKIES", False),
+        "PLAY_BOT_APART": flag("PLAY_BOT_APART", True),
     }

@@ -3,8 +3,7 @@
 A computer player receives a view and nothing else.  The view holds copies
 of public facts (the pile, the moves everybody saw, hand sizes, totals) and
 the seat's own cards; it holds no reference to the game, the other hands or
-the stock.  ``can_close`` is a closure over the seat's own cards and the
-rules only.
+the stock.  ``can_close`` checks the seat's own cards under the rules only.
 
 >>> import random
 >>> from companion.rules import get_rules
@@ -78,15 +77,20 @@ class SeatView:
         return tuple(t.card for t in self.thrown if t.seat == seat)
 
 
-def _close_checker(hand: tuple[Card, ...], rules: Rules, first_round: bool, players: int) -> Callable[[Card], bool]:
-    """``can_close(card)`` over these cards only (never the game)."""
+@dataclass(frozen=True, slots=True)
+class CloseChecker:
+    """``can_close(card)`` over these cards only (never the game); a plain
+    value, so a view can be handed to another process (:mod:`.apart`)."""
 
-    def can_close(card: Card) -> bool:
-        if len(hand) != 8 or card not in hand:
+    hand: tuple[Card, ...]
+    rules: Rules
+    first_round: bool
+    players: int
+
+    def __call__(self, card: Card) -> bool:
+        if len(self.hand) != 8 or card not in self.hand:
             return False
-        return check_close(hand, rules, first_round, card, players=players).legal
-
-    return can_close
+        return check_close(self.hand, self.rules, self.first_round, card, players=self.players).legal
 
 
 def seat_view(game: HandGame, seat: int, totals: Sequence[int] | None = None) -> SeatView:
@@ -108,7 +112,7 @@ def seat_view(game: HandGame, seat: int, totals: Sequence[int] | None = None) ->
         rules=game.rules,
         first_round=game.first_round,
         reshuffles=game.reshuffles,
-        can_close=_close_checker(hand, game.rules, game.first_round, players),
+        can_close=CloseChecker(hand, game.rules, game.first_round, players),
     )
 
 

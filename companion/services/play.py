@@ -26,6 +26,7 @@ from sqlalchemy import func, select
 from ..bots import BOTS, Bot, ExpertBot, bot_turn
 from ..bots import review as reviews
 from ..bots.advice import Hint, hint
+from ..bots.apart import Apart
 from ..bots.view import seat_view as bot_view
 from ..extensions import db
 from ..models import (
@@ -67,6 +68,9 @@ class Pace:
     #: The expert's thinking budget per decision, in milliseconds (None: its
     #: own, ``bots.expert.THINK_MS``; bench/bench_expert.py times it).
     think_ms: float | None = None
+    #: The expert thinks in a helper process at low priority
+    #: (``bots.apart``), not in the request: the web app's default.
+    apart: bool = False
 
 
 DEFAULT_PACE = Pace()
@@ -286,9 +290,13 @@ def is_bot(table: GameTable, deal: Deal, engine_seat: int) -> bool:
 
 
 def bot_for(player: Player, pace: Pace = DEFAULT_PACE) -> Bot:
-    """The computer player that plays ``player``'s seat (the expert thinks the pace's budget)."""
+    """The computer player that plays ``player``'s seat (the expert thinks
+    the pace's budget, apart from the request when the pace says so)."""
     cls = BOTS[player.kind if player.kind.computer else seats.STAND_IN]
-    return ExpertBot(think_ms=pace.think_ms) if cls is ExpertBot else cls()
+    if cls is not ExpertBot:
+        return cls()
+    expert = ExpertBot(think_ms=pace.think_ms)
+    return Apart(expert) if pace.apart and expert.think_ms > 0 else expert
 
 
 def bots_to_move(table: GameTable, deal: Deal, game: HandGame) -> bool:
