@@ -12,10 +12,21 @@ so a reload serves the new code whole, never old modules beside new ones.
 The master stays single-threaded when it forks: no control socket (its
 asyncio thread is stopped and started around every fork; we do not use
 ``gunicornc``, and its default path is shared by every gunicorn on the
-machine).  Workers run the collector as Python does: no ``gc.freeze()``
-hooks (under reloads they multiplied worker crashes, #37).
+machine).  No ``gc.freeze()`` hooks (under reloads they multiplied worker
+crashes, #37).
+
+The collector runs less often than Python's default (``GC_THRESHOLDS``, set
+here and inherited by every worker).  With the default, a young collection
+every 700 allocations promoted the objects a page was still using (the ORM's
+rows, a template's context) into the oldest generation; every few seconds
+one worker then walked its whole heap, 100-300 ms in which both its threads
+stood still: the club night's slowest walls and dashboards.  At 20 000
+those objects are freed before a collection sees them, and the full
+collections stop (``bench/club_night.py --tournament``; the README has the
+figures).
 """
 
+import gc
 import importlib
 
 control_socket_disable = True
@@ -39,3 +50,7 @@ LIBRARIES = (
 )
 for _name in LIBRARIES:
     importlib.import_module(_name)
+
+#: The collector's thresholds (Python's: 700, 10, 10), for the master and every worker it forks.
+GC_THRESHOLDS = (20_000, 20, 20)
+gc.set_threshold(*GC_THRESHOLDS)

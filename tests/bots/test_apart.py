@@ -104,23 +104,32 @@ def test_a_helper_too_slow_is_ended_and_the_request_decides(fresh_helper, monkey
     assert not alive(stuck)
 
 
-def test_a_helper_exits_when_its_server_process_is_killed(tmp_path):
-    """A worker killed (SIGKILL, no clean-up): its helper goes within seconds."""
+@pytest.mark.parametrize("ending", ["killed", "exits"])
+def test_a_helper_goes_with_its_server_process(ending):
+    """A worker killed (SIGKILL, no clean-up) or ending as at a reload (it
+    exits): its helper goes within seconds."""
     script = textwrap.dedent(
         """
-        import os, sys, time
+        import os, sys
         from companion.bots import apart
         print(apart.helper().submit(os.getpid).result(), flush=True)
-        time.sleep(60)
+        sys.stdin.readline()
         """
     )
-    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         child = int(server.stdout.readline())
         assert alive(child)
+        if ending == "killed":
+            server.kill()
+        else:
+            server.stdin.write("\n")
+            server.stdin.flush()
+        assert server.wait(timeout=10) == (-signal.SIGKILL if ending == "killed" else 0)
     finally:
         server.kill()
         server.wait()
+        server.stdin.close()
         server.stdout.close()
     deadline = time.monotonic() + 5
     while alive(child) and time.monotonic() < deadline:

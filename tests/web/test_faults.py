@@ -177,3 +177,23 @@ def test_gunicorns_master_loads_nothing_of_the_app():
     ours = {m for m in loaded if m == "companion" or m.startswith("companion.")}
     assert ours == {"companion", "companion.web", "companion.web.gunicorn_logger", "companion.web.redaction"}
     assert {"flask", "sqlalchemy", "psycopg"} <= loaded  # a worker forked at a reload starts with them
+
+
+def test_gunicorns_workers_collect_garbage_less_often_than_python_by_default():
+    """The club night (#41): with Python's thresholds a worker walked its
+    whole heap every few seconds (100-300 ms with both threads stopped).  The
+    master sets higher ones before it forks, so every worker has them; and
+    no gc.freeze() (#37)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    probe = (
+        "import gc, os, runpy; runpy.run_path('gunicorn.conf.py'); pid = os.fork()\n"
+        "if pid == 0: print(*gc.get_threshold(), gc.get_freeze_count()); os._exit(0)\n"
+        "os.waitpid(pid, 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=root)
+    young, middle, old, frozen = map(int, done.stdout.split())
+    assert young >= 10_000 and (middle, old) >= (10, 10) and frozen == 0
