@@ -121,7 +121,9 @@ class Apart:
         pool = helper()
         try:
             return pool.submit(_decide, self.bot, question, view).result(timeout=TIMEOUT)  # type: ignore[return-value]
-        except (BrokenProcessPool, FutureTimeout, OSError, RuntimeError) as error:
+        except (BrokenProcessPool, FutureTimeout, OSError, RuntimeError) as error:  # the helper failed
             log.warning("the thinking helper did not answer (%s): deciding in the request", type(error).__name__)
             _drop(pool)
-            return here(view)
+        except Exception as error:  # this decision failed there: here it answers, or raises the same
+            log.warning("the thinking helper could not decide (%s): deciding in the request", type(error).__name__)
+        return here(view)

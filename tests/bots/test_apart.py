@@ -171,3 +171,18 @@ def test_the_pace_carries_the_setting(app):
         assert play_pace().apart is False  # tests decide in their own process
         app.config["PLAY_BOT_APART"] = True
         assert play_pace().apart is True
+
+
+class Unsendable(GoodBot):
+    """A bot that cannot be handed to another process (it holds a lock)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.lock = threading.Lock()
+
+
+def test_a_decision_the_helper_cannot_take_is_taken_in_the_request(fresh_helper):
+    view = views(1, seed=4)[0]
+    assert ask(Apart(Unsendable()), view) == ask(GoodBot(), view)
+    assert apart.helper().submit(os.getpid).result() != os.getpid()  # the helper is still there
