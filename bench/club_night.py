@@ -49,7 +49,10 @@ the app's JSON export (``flask export``): every table's hands numbered 1..n
 once, every acknowledged save stored exactly once and no refused one, each
 hand's points the engine's for the deal sent, and the totals every scoreboard
 shows equal to the engine's replay of the stored hands (``replay_match``).
-Exits 1 when a target is missed.
+One more phone follows a scoreboard from a process of its own
+(``bench/probe.py``, the standard library, nothing else to do): its times,
+printed last, are the server's share; the gap to locust's figure is what
+the load generator's own process adds.  Exits 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -836,6 +839,7 @@ class Evening:
     seconds: float
     cpu: dict[str, float]  # CPU seconds used by each part
     load: tuple[float, float]  # the machine's load average when it began and ended
+    probed: dict[str, list[float]]  # bench/probe.py's times, by status: one phone's polls from its own process
 
 
 def report(env: Environment, args, arrival: Arrival, evening: Evening, problems: list[str], counts) -> bool:
@@ -922,6 +926,13 @@ def report(env: Environment, args, arrival: Arrival, evening: Evening, problems:
         + ", ".join(f"{k} {v:.0f} s ({v / elapsed:.0%})" for k, v in evening.cpu.items())
         + f"; the machine's load average {evening.load[0]:.1f} → {evening.load[1]:.1f} ({os.cpu_count()} cores)"
     )
+    unchanged = sorted(evening.probed.get("204", []))
+    if unchanged:
+        print(
+            f"one more phone polling from a process of its own (bench/probe.py): {len(unchanged)} unchanged polls, "
+            f"p50 {unchanged[len(unchanged) // 2]:.0f} ms, p95 {unchanged[int(len(unchanged) * 0.95)]:.0f} ms "
+            "(against the load generator's figure above: the time its own process adds)"
+        )
     if env.runner is not None and env.runner.cpu_warning_emitted:
         print("note: locust's own process went over 90% CPU: the client, not only the server, was short of time")
     return all(met for *_x, met in targets)
@@ -967,6 +978,16 @@ def run(args: argparse.Namespace) -> bool:
         env.stats.reset_all()
         NIGHT.wire.clear()
         began_evening, cpu, load = time.monotonic(), server.cpu(), os.getloadavg()[0]
+        probe = subprocess.Popen(  # the same poll, timed outside the load generator (bench/probe.py)
+            [
+                sys.executable,
+                str(ROOT / "bench/probe.py"),
+                f"{server.base}/t/{(NIGHT.physical() or NIGHT.tables)[0].watch}",
+                str(args.minutes * 60),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         gevent.sleep(args.minutes * 60)
         NIGHT.closing = True  # the hands being entered are finished, no new one begun
         deadline = time.monotonic() + 60
@@ -974,7 +995,8 @@ def run(args: argparse.Namespace) -> bool:
             gevent.sleep(0.2)
         runner.quit()
         cpu = {k: v - cpu.get(k, 0.0) for k, v in server.cpu().items()}
-        evening = Evening(time.monotonic() - began_evening, cpu, (load, os.getloadavg()[0]))
+        probed = json.loads(probe.communicate(timeout=60)[0] or "{}")
+        evening = Evening(time.monotonic() - began_evening, cpu, (load, os.getloadavg()[0]), probed)
         problems, counts = integrity(server, tables)
         return report(env, args, arrival, evening, problems, counts)
     finally:
