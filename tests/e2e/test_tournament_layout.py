@@ -157,3 +157,42 @@ def test_the_organizers_pages_fit_360px_with_40_letter_names(browser: Browser, l
                 total = scores.nth(i).locator(".total").evaluate(BOX)
                 assert total["left"] >= label["right"] - 1 and total["top"] < label["bottom"], (i, label, total)
     context.close()
+
+
+def test_a_wall_of_16_tables_shows_its_standings_whole_with_40_letter_names(browser: Browser, live_server: str):
+    """Over twelve tables the wall's standings get a third of the screen: 16
+    lines of 40-letter names each wrapping to two lines ran off the bottom.
+    It shows twelve there, every one of them whole, and says how many more."""
+    names = [f"{LONG[i % len(LONG)][:35]} {i:04d}" for i in range(64)]
+    assert all(len(name) == 40 for name in names)
+    app = LIVE_APPS[live_server]
+    with app.app_context():
+        with transaction():
+            tournament = service.create_tournament(
+                name="Gran Torneo Anual de Chinchón del Club Social",
+                players=names,
+                preset="classic",
+                overrides={},
+                settings=Settings(),
+                seed=5,
+            )
+        with transaction():
+            service.start_round(tournament, tournament.version)
+        watch = tournament.watch_token
+        db.session.remove()
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="es-AR")
+    wall = context.new_page()
+    wall.goto(f"{live_server}/c/{watch}/wall")
+    shot(wall, "layout-wall-16-tables")
+    fits(wall, 1920, 1080)
+    assert wall.locator(".w-table").count() == 16
+    assert wall.evaluate(CUT, ".wall-head h1, .w-name, .w-who, .w-status") == []
+    lines = wall.locator(".wall-standings li")
+    shown = lines.count()
+    assert shown == 12
+    boxes = lines.evaluate_all(f"els => els.map({BOX})") + [wall.locator(".w-more").evaluate(BOX)]
+    assert max(box["bottom"] for box in boxes) <= 1080
+    assert wall.locator(".w-more").inner_text() == f"y {64 - shown} más"
+    cards = wall.locator(".w-table").evaluate_all(f"els => els.map({BOX})")
+    assert max(box["bottom"] for box in cards) <= 1080
+    context.close()
