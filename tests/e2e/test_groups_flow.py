@@ -142,6 +142,7 @@ def page_figures(page: Page, lines: int | None = None) -> dict:
     """Each standings line's figures; with `lines`, first waits until the page
     shows that many (a link just clicked may still be loading on a busy host)."""
     if lines is not None:
+        page.wait_for_load_state()
         expect(page.locator(".group-line")).to_have_count(lines)
     result = {}
     for item in page.locator(".group-line").all():
