@@ -190,7 +190,7 @@ def test_a_wall_of_16_tables_shows_its_standings_whole_with_40_letter_names(brow
     lines = wall.locator(".wall-standings li")
     shown = lines.count()
     assert shown == 12
-    boxes = lines.evaluate_all(f"els => els.map({BOX})") + [wall.locator(".w-more").evaluate(BOX)]
+    boxes = [*lines.evaluate_all(f"els => els.map({BOX})"), wall.locator(".w-more").evaluate(BOX)]
     assert max(box["bottom"] for box in boxes) <= 1080
     assert wall.locator(".w-more").inner_text() == f"y {64 - shown} más"
     cards = wall.locator(".w-table").evaluate_all(f"els => els.map({BOX})")
