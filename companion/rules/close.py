@@ -248,8 +248,13 @@ def more_melds_never_hurt(rules: Rules) -> bool:
     player has not named it): the loose points never rise and the loose cards
     fall, so the close stays legal and its score falls, unless the rules pay
     a positive score for an all-combined close (a house rule), which could
-    then rank below a close with loose cards.
+    then rank below a close with loose cards.  Nor with jokers when a meld
+    needs three real cards (a house rule): the combinations no meld can join
+    then miss some of the best ways to close (7♠ 5♠ A♠ A♦ C♠ A♣ and two
+    jokers close for 2 points; ``tests/rules/test_properties.py``).
     """
+    if rules.jokers and rules.min_real_cards >= 3:
+        return False
     bonuses = [rules.all_combined_bonus, *(rules.joker_run_bonus or ())]
     if isinstance(rules.chinchon, int):
         bonuses.append(rules.chinchon)

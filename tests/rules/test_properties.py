@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import JOKER, CardError, best_melds, check_close, get_rules, settle_hand
+from companion.rules import JOKER, CardError, best_melds, check_close, get_rules, parse_card, settle_hand
 from companion.rules.close import CloseOption, CloseVerdict, _option_rows, best_close, close_facts, make_hand
 from companion.rules.melds import IndexedHand, PlainHand, meld_context
 from companion.rules.validate import check_cards
@@ -172,6 +172,31 @@ JOKER_CONFIGS = {
     "french52 ten": ("classic", {"deck": "french52", "court_values": "ten", "jokers": 2}),
     "Chinchón scores -100": ("classic", {"chinchon": -100, "jokers": 1}),
 }
+
+
+@pytest.mark.parametrize(
+    "tokens",
+    [
+        ["7e", "5e", "1e", "1o", "11e", "1b"],  # 5-J-7-J-C of espadas: 2 points (was: no close, 21)
+        ["2o", "2c", "2e", "3b", "6b", "2b"],  # four 2s, the 3 and 6 of bastos: 4 points left (was 11)
+        ["1o", "2b", "1b", "2o", "3b", "5o"],  # two runs with two jokers tie on 3 points
+    ],
+)
+@pytest.mark.parametrize("first_round", [False, True])
+def test_three_real_cards_a_meld_with_two_jokers_closes_like_the_search_over_every_combination(tokens, first_round):
+    """Found by the property test below (house rule min_real_cards 3, two
+    jokers): the search over the combinations no meld can join missed the
+    best close, so a hand that closes for 2 points was called no close."""
+    rules = get_rules("fournier", jokers=2, min_real_cards=3)
+    cards = [*map(parse_card, tokens), JOKER, JOKER]
+    hand = make_hand(cards, rules)
+    every = CloseOption._make(
+        min(_option_rows(hand, rules, first_round, None, hand.covers(), close_facts(rules).loose_limit))
+    )
+    assert check_close(cards, rules, first_round)._option == every
+    if tokens[0] == "7e" and not first_round:
+        verdict = check_close(cards, rules, first_round)
+        assert verdict.legal and verdict.score == 2 and str(verdict.discard) == "1o"
 
 
 @pytest.mark.parametrize("name", list(JOKER_CONFIGS))
