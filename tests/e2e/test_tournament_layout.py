@@ -44,6 +44,18 @@ BOX = "e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r
 LINE = "e => parseFloat(getComputedStyle(e).lineHeight) || parseFloat(getComputedStyle(e).fontSize) * 1.45"
 
 
+def round_one_in_play(name: str, players: list[str], seed: int):
+    """A classic tournament with the default settings, created and
+    its first round started through the services (inside an app context)."""
+    with transaction():
+        tournament = service.create_tournament(
+            name=name, players=players, preset="classic", overrides={}, settings=Settings(), seed=seed
+        )
+    with transaction():
+        service.start_round(tournament, tournament.version)
+    return tournament
+
+
 @pytest.fixture
 def cup(live_server: str) -> dict:
     """A 12-player knockout, round 1 in play: the table holding the first long
@@ -51,17 +63,7 @@ def cup(live_server: str) -> dict:
     assert all(len(name) == 40 for name in LONG)
     app = LIVE_APPS[live_server]
     with app.app_context():
-        with transaction():
-            tournament = service.create_tournament(
-                name="Torneo de Chinchón del Club Social y Deportivo",
-                players=LONG + SHORT,
-                preset="classic",
-                overrides={},
-                settings=Settings(),
-                seed=11,
-            )
-        with transaction():
-            service.start_round(tournament, tournament.version)
+        tournament = round_one_in_play("Torneo de Chinchón del Club Social y Deportivo", LONG + SHORT, seed=11)
         tables = tournament.played_rounds[0].tables
         played = next(t for t in tables if any(n in LONG for n in t.names))
         out = {
@@ -167,17 +169,7 @@ def test_a_wall_of_16_tables_shows_its_standings_whole_with_40_letter_names(brow
     assert all(len(name) == 40 for name in names)
     app = LIVE_APPS[live_server]
     with app.app_context():
-        with transaction():
-            tournament = service.create_tournament(
-                name="Gran Torneo Anual de Chinchón del Club Social",
-                players=names,
-                preset="classic",
-                overrides={},
-                settings=Settings(),
-                seed=5,
-            )
-        with transaction():
-            service.start_round(tournament, tournament.version)
+        tournament = round_one_in_play("Gran Torneo Anual de Chinchón del Club Social", names, seed=5)
         watch = tournament.watch_token
         db.session.remove()
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="es-AR")
