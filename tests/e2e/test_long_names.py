@@ -82,6 +82,14 @@ def test_no_page_is_wider_than_360px_with_eight_40_letter_names(page: Page, live
     page.goto(live_server + links["scoreboard"])
     text = page.locator("main").inner_text()
     assert all(name in text.replace("\n", "") for name in NAMES)
+    # The history scrolls sideways inside its box, and its caption stays in view above it.
+    page.goto(live_server + links["history"])
+    caption = page.locator("table.history caption")
+    ends = caption.evaluate(
+        "e => { const r = document.createRange(); r.selectNodeContents(e);"
+        " return [...r.getClientRects()].map(b => [b.left, b.right]); }"
+    )
+    assert ends and min(left for left, _ in ends) >= 0 and max(right for _, right in ends) <= WIDTH, ends
 
 
 def test_the_new_table_form_holds_eight_40_letter_names(page: Page, live_server: str):

@@ -40,6 +40,22 @@ CUT = """sel => [...document.querySelectorAll(sel)].filter(e => {
       || e.scrollHeight > e.clientHeight + 1 && style.overflowY !== 'visible';
 }).map(e => e.textContent.trim())"""
 BOX = "e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height}; }"
+#: Words of these elements drawn over two lines: a button's word or a number broken to make
+#: room ("Zurüc|kziehen", a total of 41 as 4 over 1).  A long word (a 40-letter name without a
+#: space, "Schwarzenberger" in a narrow button) may break, and a name breaks at its hyphens.
+BROKEN = """sel => [...document.querySelectorAll(sel)].flatMap(e => {
+  const out = [], walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (const m of n.data.matchAll(/[^\\s-]+/g)) {
+      if (m[0].length > 12) continue;
+      const r = document.createRange();
+      r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+      if (new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+WORDS = "main button, main .button, main .badge, main .ranking strong, main td, main .total, main .w-pts"
 #: One line of an element's own text, in px.
 LINE = "e => parseFloat(getComputedStyle(e).lineHeight) || parseFloat(getComputedStyle(e).fontSize) * 1.45"
 
@@ -134,10 +150,13 @@ def test_the_organizers_pages_fit_360px_with_40_letter_names(browser: Browser, l
         ("seating", f"/c/{cup['owner']}/seating"),
         ("standings", f"/c/{cup['owner']}/standings"),
         ("table", f"/t/{cup['table']}"),
+        ("round", f"/c/{cup['owner']}/rounds/1"),
+        ("hand", f"/t/{cup['table']}/hands/new"),
     ):
         page.goto(live_server + path)
         shot(page, f"layout-{name}-{tag}")
         fits(page, PHONE)
+        assert page.evaluate(BROKEN, WORDS) == [], name
         # No box scrolls sideways inside the page either (the standings table sits in one).
         assert page.evaluate(CUT, ".scroll, table.standings th, .t-line, .score .name, .round-seating li") == [], name
         text = page.locator("main").inner_text()
@@ -146,6 +165,22 @@ def test_the_organizers_pages_fit_360px_with_40_letter_names(browser: Browser, l
             rows = page.locator("table.standings tbody th")
             assert [rows.nth(i).inner_text() for i in range(4)] == cup["played"]  # the leader on 10 first
             assert page.locator("table.standings tbody tr").first.locator("td").first.inner_text() == "1"
+            # A name over several lines keeps its figures on its first line.
+            for tops in page.locator("table.standings tbody tr").evaluate_all(
+                "rows => rows.map(r => [...r.children].map(c => {"
+                " const t = document.createRange(); t.selectNodeContents(c); return t.getClientRects()[0].top; }))"
+            ):
+                assert max(tops) - min(tops) <= 2, tops
+        if name == "round":  # each table's places with their points, each number on one line beside its name
+            ranking = page.locator(".round-table").first.locator(".ranking li")
+            assert [" ".join(t.split()) for t in ranking.all_inner_texts()] == [
+                f"{place}. {who} {points}"
+                for place, who, points in zip(range(1, 5), cup["played"], (10, 17, 40, 55), strict=True)
+            ]
+        if name == "hand":  # every player's tab shows the whole name (on two lines when it needs them)
+            tabs = page.locator(".grid-panel .tab .tab-label")
+            assert set(cup["played"]) <= {" ".join(t.split()) for t in tabs.all_inner_texts()}
+            assert page.evaluate(CUT, ".grid-panel .tab .tab-label") == []
         if name == "seating":  # each status badge a compact pill: one line high, not stretched by its row
             assert page.locator(".round-seating h2 .muted").inner_text().endswith(f" {cup['seed']}")
             for box, line in page.locator(".round-seating .badge").evaluate_all(
@@ -158,6 +193,35 @@ def test_the_organizers_pages_fit_360px_with_40_letter_names(browser: Browser, l
                 label = scores.nth(i).locator(".name").evaluate(BOX)
                 total = scores.nth(i).locator(".total").evaluate(BOX)
                 assert total["left"] >= label["right"] - 1 and total["top"] < label["bottom"], (i, label, total)
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["es-AR", "de-DE"])
+def test_the_sign_up_list_keeps_its_buttons_whole_beside_40_letter_names(
+    browser: Browser, live_server: str, locale: str
+):
+    """Before the first round the organizer's list of players has a button on
+    each line: at 360 px in German "Zurückziehen" broke over three lines
+    beside a long name, and "Anmelden" beside the name field."""
+    app = LIVE_APPS[live_server]
+    with app.app_context():
+        with transaction():
+            tournament = service.create_tournament(
+                name="Torneo", players=LONG + SHORT, preset="classic", overrides={}, settings=Settings(), seed=3
+            )
+        owner = tournament.owner_token
+        db.session.remove()
+    context = browser.new_context(viewport={"width": PHONE, "height": 780}, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server}/c/{owner}")
+    shot(page, f"layout-sign-up-{locale[:2]}")
+    fits(page, PHONE)
+    lines = page.locator("#players-title ~ .list li")
+    assert sorted(t.split("\n")[0].strip() for t in lines.all_inner_texts()) == sorted(LONG + SHORT)
+    assert page.evaluate(BROKEN, "main button, main .button") == []
+    for i in range(lines.count()):  # the button beside its name, inside the screen
+        name, button = (lines.nth(i).locator(s).evaluate(BOX) for s in ("span", "button"))
+        assert button["left"] >= name["right"] - 1 and button["right"] <= PHONE, (i, name, button)
     context.close()
 
 
