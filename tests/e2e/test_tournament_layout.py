@@ -177,6 +177,11 @@ def test_the_organizers_pages_fit_360px_with_40_letter_names(browser: Browser, l
                 f"{place}. {who} {points}"
                 for place, who, points in zip(range(1, 5), cup["played"], (10, 17, 40, 55), strict=True)
             ]
+            # A table with no hand yet places nobody (everybody "1." on 0 read as a four-way tie) and says so.
+            idle = page.locator(".round-table").nth(1)
+            assert idle.locator(".no-hand").inner_text() == {"en": "No hand yet", "de": "Noch keine Hand"}[tag]
+            assert idle.locator(".ranking li").all_inner_texts() == cup["tables"][1]
+            assert idle.locator(".ranking strong").count() == 0
         if name == "hand":  # every player's tab shows the whole name (on two lines when it needs them)
             tabs = page.locator(".grid-panel .tab .tab-label")
             assert set(cup["played"]) <= {" ".join(t.split()) for t in tabs.all_inner_texts()}
