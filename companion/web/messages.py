@@ -58,11 +58,21 @@ class Replayed(StrEnum):
     HAND = "hand"
     REENTRY = "reentry"
     PAYMENT = "payment"
+    #: A creation form sent again (Back, then Create): its sender is led to what it made.
+    TABLE = "table"
+    TOURNAMENT = "tournament"
+    GROUP = "group"
     OTHER = "other"
 
 
 def replayed_text(what: Replayed) -> str:
     match what:
+        case Replayed.TABLE:
+            return _("This table was already created: here it is.")
+        case Replayed.TOURNAMENT:
+            return _("This tournament was already created: here it is.")
+        case Replayed.GROUP:
+            return _("This group was already created: here it is.")
         case Replayed.HAND:
             return _("This hand was already saved.")
         case Replayed.REENTRY:
