@@ -63,8 +63,10 @@ def verify_members(names: Sequence[str]) -> list[str]:
         raise ServiceError("name_missing", "members")
     if any(len(n) > NAME_LENGTH for n in shown):
         raise ServiceError("name_long", "members", high=NAME_LENGTH)
-    if len({name_key(n) for n in shown}) != len(shown):
-        raise ServiceError("name_twice", "members")
+    keys = [name_key(n) for n in shown]
+    twice = next((n for n, k in zip(shown, keys, strict=True) if keys.count(k) > 1), None)
+    if twice is not None:
+        raise ServiceError("name_twice", "members", name=twice)
     return shown
 
 

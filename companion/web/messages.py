@@ -188,8 +188,8 @@ def error_text(error: ChinchonError) -> str:
             return _("Each player needs a name.")
         case _c, "name_long", {"high": high}:
             return _("A player's name has at most %(count)s characters.", count=high)
-        case _c, "name_twice", _p:
-            return _("Two players have the same name; give each a different one.")
+        case _c, "name_twice", {"name": name}:
+            return _("Two players are called %(name)s; give each a different name.", name=name)
         case "match", _k, _p:
             return _match_text(key, p) or error.message
         case "score", _k, _p:

@@ -1,7 +1,8 @@
 """A creation form sent again (a phone's Back, then Create) leads to what it
 made instead of making a second one: the table, tournament and group forms
 each carry a one-time submission id, drawn with the form and kept when it is
-drawn again with an error."""
+drawn again with an error.  Also: the refusal of two players of one name
+names the name."""
 
 from __future__ import annotations
 
@@ -155,6 +156,38 @@ def test_a_table_started_in_a_group_and_sent_again_counts_once(client, app):
     with app.app_context():
         group_id = db.session.scalar(select(Group.id).where(Group.owner_token == group))
         assert db.session.scalars(select(GameTable.group_id)).all() == [group_id]
+
+
+# -- two players of one name ------------------------------------------------------------------
+NAMED = {
+    "en": "Two players are called Ana; give each a different name.",
+    "es_AR": "Hay dos jugadores que se llaman Ana; ponele a cada uno un nombre distinto.",
+}
+
+
+@KINDS
+@pytest.mark.parametrize("lang", ["en", "es_AR"])
+def test_two_players_of_one_name_are_told_which_name(client, app, kind, lang):
+    """The first of the two as typed (spaces put right), in the page's language."""
+    client.set_cookie("lang", lang)
+    twice = {
+        "table": {"players-1": " Ana ", "players-2": "ANA"},
+        "tournament": {"players": "Ana\nBen\n ana\nDani"},
+        "group": {"members": "Ana\nBen\n ana"},
+    }[kind]
+    response = client.post(FORMS[kind][0], data={**drawn(client, kind), **twice})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and NAMED[lang] in html
+    assert rows(app, kind) == []
+
+
+def test_the_api_names_the_name_at_the_same_field(client):
+    response = client.post("/api/v1/match", json={"players": ["Ana", "Ben", "ana"], "events": []})
+    assert response.status_code == 400
+    assert response.get_json() == {
+        "error": "Two players are called Ana; give each a different name.",
+        "field": "players",
+    }
 
 
 # -- the migration ----------------------------------------------------------------------------------
