@@ -267,7 +267,7 @@ def _input_guards(app: Flask) -> None:
     from flask import abort, render_template
     from flask_babel import gettext as _
 
-    from .web.access import SUBMISSION_ID
+    from .services.unit import SUBMISSION_ID
 
     def refuse(message: str):
         if request.path.startswith("/api/"):

@@ -162,6 +162,9 @@ class GameTable(Model, HowPlayed):
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id", ondelete="SET NULL"), default=None, index=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
+    #: The one-time submission id of the form that created it: the same form
+    #: sent again finds it and creates nothing (None: made without a form).
+    submission: Mapped[str | None] = mapped_column(String(40), unique=True, index=True, default=None)
 
     # A table is always read whole (the match is replayed from it): load each
     # collection in one query instead of one per hand.
@@ -422,6 +425,9 @@ class Group(Model):
     currency: Mapped[str] = mapped_column(String(3), default="EUR")
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
+    #: The one-time submission id of the form that created it: the same form
+    #: sent again finds it and creates nothing (None: made without a form).
+    submission: Mapped[str | None] = mapped_column(String(40), unique=True, index=True, default=None)
 
     members: Mapped[list[GroupMember]] = relationship(
         back_populates="group", order_by="GroupMember.position", cascade="all, delete-orphan", lazy="selectin"
@@ -557,6 +563,9 @@ class Tournament(Model):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
+    #: The one-time submission id of the form that created it: the same form
+    #: sent again finds it and creates nothing (None: made without a form).
+    submission: Mapped[str | None] = mapped_column(String(40), unique=True, index=True, default=None)
 
     #: Loaded when first asked for: a poll that finds nothing changed, and a
     #: table's own page ("Round 2 · Table 3"), never need the sign-up list.

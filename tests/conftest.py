@@ -57,6 +57,7 @@ POSTGRES_TESTS = {
     "tests/services/": "every write of the record, incl. the stateful model test",
     # Alembic: real ALTER TABLE on PostgreSQL, batch (copy-and-move) mode on SQLite.
     "tests/web/test_groups.py::test_the_migration_matches_the_models": "migrations DDL",
+    "tests/web/test_creation_replay.py::test_the_creation_ids_migration_keeps_every_row": "migrations DDL",
     # JSON and datetime columns written and read back whole through export/import.
     "tests/web/test_groups.py::test_group_export_and_import_are_lossless": "JSON/datetime round trip",
     "tests/web/test_production.py::test_export_and_import_are_lossless": "JSON/datetime round trip",
@@ -81,6 +82,7 @@ POSTGRES_TESTS = {
     "tests/web/test_tables.py::test_a_replayed_submission_is_stored_once": "unique constraint",
     "tests/web/test_security.py::test_a_submission_id_seen_on_another_table_does_not_block_a_save": "unique constraint",
     "tests/web/test_security.py::test_a_replayed_form_is_stored_once_per_table": "unique constraint",
+    "tests/web/test_creation_replay.py::test_a_creation_form_sent_again_leads_to_what_it_made": "unique index",
     # The whole record copied and restored: pg_dump in an exported snapshot, pg_restore --clean.
     "tests/web/test_backup.py": "pg_dump and pg_restore",
     # Text PostgreSQL refuses and SQLite stores: NUL bytes, strings longer

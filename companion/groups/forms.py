@@ -22,7 +22,7 @@ from ..models import Group
 from ..rules import ChinchonError, get_rules
 from ..rules.names import normalize_name
 from ..services.groups import CURRENCIES, MAX_MEMBERS, verify_members
-from ..web.forms import PRESET_CHOICES, split_names
+from ..web.forms import PRESET_CHOICES, SubmissionField, split_names
 from ..web.house_rules import HouseRules, house_field
 from ..web.messages import error_text
 
@@ -30,6 +30,7 @@ from ..web.messages import error_text
 class GroupForm(HouseRules, FlaskForm):
     """A new group: its name, members, currency and usual rules (every house rule)."""
 
+    submission = SubmissionField()
     name = StringField(_l("Group name"), validators=[InputRequired(), Length(max=80)])
     members = TextAreaField(
         _l("Members"),
@@ -107,6 +108,7 @@ class GroupSettingsForm(GroupForm):
                 }
             )
             form.fill(group.overrides)
+        del form["submission"]  # the settings change a group: they create nothing
         form.group = group
         return form
 

@@ -90,9 +90,14 @@ def new():
                     preset=form.preset.data,
                     overrides=form.overrides(),
                     currency=form.currency.data,
+                    submission=form.submission.data,
                 ).owner_token
-            )
+            ),
+            replayed=Replayed.GROUP,
         )
+        if isinstance(made, Refused) and made.made:
+            made.flash()  # the form sent again (Back, then Create): the group it made
+            return remember_group(redirect(url_for("groups.page", token=made.made)), made.made), 303
         if isinstance(made, Refused):
             form.add_error(made.field.removeprefix("rules."), made.message)
         else:

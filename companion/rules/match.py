@@ -243,8 +243,12 @@ def verify_players(names: Sequence[Any], rules: Rules) -> None:
             raise ChinchonError(
                 f"A player's name has at most {NAME_LENGTH} characters.", "players", key="name_long", high=NAME_LENGTH
             )
-    if len({name_key(n) for n in names}) != len(names):
-        raise ChinchonError("Two players have the same name; give each a different one.", "players", key="name_twice")
+    keys = [name_key(n) for n in names]
+    twice = next((normalize_name(n) for n, k in zip(names, keys, strict=True) if keys.count(k) > 1), None)
+    if twice is not None:
+        raise ChinchonError(
+            f"Two players are called {twice}; give each a different name.", "players", key="name_twice", name=twice
+        )
 
 
 def replay_match(players: Sequence[str], events: Sequence[Any] | None, rules: Rules) -> MatchState:

@@ -34,7 +34,7 @@ from .ledger import fewest_payments, from_cents, split_pot, to_cents
 from .play import DEFAULT_PACE, Pace
 from .rematch import play_on
 from .standing import Mark, Standing, standing
-from .unit import ServiceError, new_token
+from .unit import ServiceError, add_created, check_new_creation, new_token, one_time
 
 MIN_MEMBERS = 2
 MAX_MEMBERS = 24
@@ -63,8 +63,10 @@ def verify_members(names: Sequence[str]) -> list[str]:
         raise ServiceError("name_missing", "members")
     if any(len(n) > NAME_LENGTH for n in shown):
         raise ServiceError("name_long", "members", high=NAME_LENGTH)
-    if len({name_key(n) for n in shown}) != len(shown):
-        raise ServiceError("name_twice", "members")
+    keys = [name_key(n) for n in shown]
+    twice = next((n for n, k in zip(shown, keys, strict=True) if keys.count(k) > 1), None)
+    if twice is not None:
+        raise ServiceError("name_twice", "members", name=twice)
     return shown
 
 
@@ -108,7 +110,14 @@ def _verify_settings(preset: str, overrides: Mapping[str, object], currency: str
         raise ServiceError("currency", "currency")
 
 
-def create_group(*, name: str, members: Sequence[str], preset: str, overrides: dict, currency: str) -> Group:
+def create_group(
+    *, name: str, members: Sequence[str], preset: str, overrides: dict, currency: str, submission: str | None = None
+) -> Group:
+    """A new group, in its first season.  ``submission``: the creation form's
+    one-time id, stored with the group.  The same form sent again (Back, then
+    Create) stores nothing: it raises :class:`AlreadySaved` carrying the owner
+    link of the group it made."""
+    check_new_creation(Group, submission)
     names = verify_members(members)
     _verify_settings(preset, overrides, currency)
     group = Group(
@@ -119,10 +128,11 @@ def create_group(*, name: str, members: Sequence[str], preset: str, overrides: d
         preset=preset,
         overrides=dict(overrides),
         currency=currency,
+        submission=one_time(submission),
     )
     group.members = [GroupMember(position=i, name=n, key=name_key(n), aliases=[]) for i, n in enumerate(names)]
     group.seasons = [Season(number=1, started_at=group.created_at or now())]
-    db.session.add(group)
+    add_created(group)
     db.session.flush()
     return group
 

@@ -14,7 +14,7 @@ from ..rules.names import normalize_name
 from ..rules.variants import AUTO
 from .nextstep import verify_open
 from .standing import HandMisfit, standing
-from .unit import ServiceError, claim, new_token
+from .unit import ServiceError, add_created, check_new_creation, claim, new_token, one_time
 
 
 def create_table(
@@ -26,9 +26,15 @@ def create_table(
     first_dealer: int,
     suit_style: str,
     rematch_of: GameTable | None = None,
+    submission: str | None = None,
 ) -> GameTable:
     """A new table; ``decks: "auto"`` is fixed now from the number of players,
-    since the pack on the table does not change when players go out."""
+    since the pack on the table does not change when players go out.
+
+    ``submission``: the creation form's one-time id, stored with the table.
+    The same form sent again (Back, then Create) stores nothing: it raises
+    :class:`AlreadySaved` carrying the owner link of the table it made."""
+    check_new_creation(GameTable, submission)
     rules = get_rules(preset, **overrides)
     if not 0 <= first_dealer < len(players):
         raise ServiceError("first_dealer", "first_dealer")
@@ -46,9 +52,10 @@ def create_table(
         suit_style=suit_style,
         first_dealer=first_dealer,
         rematch_of_id=rematch_of.id if rematch_of else None,
+        submission=one_time(submission),
     )
     table.players = [Player(seat=i, name=normalize_name(n)) for i, n in enumerate(players)]
-    db.session.add(table)
+    add_created(table)
     return table
 
 

@@ -77,7 +77,7 @@ from .play import DEFAULT_PACE, Pace, create_digital_table, new_round_secret
 from .standing import Standing
 from .summary import Summary, summary_of
 from .tables import create_table
-from .unit import ServiceError, claim, new_token
+from .unit import ServiceError, add_created, check_new_creation, claim, new_token, one_time
 
 MAX_ROUNDS = 12
 MAX_ROUND_HANDS = 40
@@ -183,8 +183,15 @@ def create_tournament(
     settings: Settings,
     group: Group | None = None,
     seed: int | None = None,
+    submission: str | None = None,
 ) -> Tournament:
-    """A new tournament, no round started yet (players may still sign up or withdraw)."""
+    """A new tournament, no round started yet (players may still sign up or withdraw).
+
+    ``submission``: the creation form's one-time id, stored with the
+    tournament.  The same form sent again (Back, then Create) stores nothing:
+    it raises :class:`AlreadySaved` carrying the organizer's link of the
+    tournament it made."""
+    check_new_creation(Tournament, submission)
     names = verify_players(players)
     if not normalize_name(name):
         raise ServiceError("tournament_name", "name")
@@ -212,9 +219,10 @@ def create_tournament(
         duplicate=settings.duplicate,
         seed=seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000),
         group_id=group.id if group is not None else None,
+        submission=one_time(submission),
     )
     tournament.players = [TournamentPlayer(position=i, name=n, key=name_key(n)) for i, n in enumerate(names)]
-    db.session.add(tournament)
+    add_created(tournament)
     db.session.flush()
     return tournament
 

@@ -12,16 +12,18 @@ Refusals are :class:`ServiceError` codes with parameters;
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, event, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..extensions import db
-from ..models import Deal, GameTable, Hand, Reentry, Tournament, now
+from ..models import Deal, GameTable, Group, Hand, Reentry, Tournament, now
 from ..rules import ChinchonError
 
 
@@ -30,7 +32,25 @@ class StaleError(Exception):
 
 
 class AlreadySaved(Exception):
-    """This exact form was already stored (a retry or a double tap)."""
+    """This exact form was already stored (a retry or a double tap).
+
+    A creation form's says what it made then: ``made``, the owner link of
+    that table, tournament or group, so its sender is led there.  When its
+    twin, sent at the same moment, stored first, that row is committed but
+    unseen by this write: ``find`` reads its link once this write is rolled
+    back (:meth:`made_link`)."""
+
+    def __init__(self, made: str | None = None, *, find: Callable[[], str | None] | None = None) -> None:
+        super().__init__()
+        self.made = made
+        self.find = find
+
+    def made_link(self) -> str | None:
+        """The owner link of what the form made (None: not a creation form's),
+        read when only ``find`` knows it: call it after the rollback."""
+        if self.made is None and self.find is not None:
+            self.made = self.find()
+        return self.made
 
 
 class ServiceError(ChinchonError):
@@ -143,6 +163,61 @@ def check_new_submission(model: type[Hand] | type[Reentry], table: GameTable, su
     seen = select(model.id).where(model.table_id == table.id, model.submission == submission)
     if table.id is not None and db.session.scalar(seen) is not None:
         raise AlreadySaved
+
+
+#: A form's one-time submission id as the pages make it (uuid4().hex): 128
+#: random bits that only the browser showing the form holds.  Ids the server
+#: makes itself (``deal-7``) never match, so a form cannot forge one.
+SUBMISSION_ID = re.compile(r"[0-9a-f]{32}")
+
+#: What a creation form makes: the row stores the form's submission id.
+Created = GameTable | Tournament | Group
+
+
+def one_time(submission: str | None) -> str | None:
+    """A creation form's submission id, or None for anything the pages never
+    make (empty, too long, not hex): that is no id, never looked up nor stored,
+    so it matches nothing and the creation is a fresh one.
+
+    >>> one_time("0123456789abcdef0123456789abcdef"), one_time(""), one_time("deal-7"), one_time("A" * 32)
+    ('0123456789abcdef0123456789abcdef', None, None, None)
+    """
+    return submission if submission and SUBMISSION_ID.fullmatch(submission) else None
+
+
+def _made_by(model: type[Created], submission: str) -> str | None:
+    return db.session.scalar(select(model.owner_token).where(model.submission == submission))
+
+
+def check_new_creation(model: type[Created], submission: str | None) -> None:
+    """A creation form sent again (Back, then Create) made its row already:
+    :class:`AlreadySaved` with that row's owner link."""
+    submission = one_time(submission)
+    if submission is not None and (made := _made_by(model, submission)) is not None:
+        raise AlreadySaved(made)
+
+
+def add_created(row: Created) -> None:
+    """Add a row a creation form made.  With a submission id it is written
+    now: its twin, the same form sent at the same moment, may have stored the
+    id first (the column's unique index), and then this write stores nothing
+    and answers the twin's row, as a form sent again would."""
+    db.session.add(row)
+    if row.submission is None:
+        return
+    model, submission = type(row), row.submission
+    try:
+        db.session.flush()
+    except IntegrityError as error:
+        failed = error  # the name ``error`` is gone once this block ends
+
+        def twin() -> str:
+            made = _made_by(model, submission)
+            if made is None:
+                raise failed  # no twin stored this id: the write failed for another reason
+            return made
+
+        raise AlreadySaved(find=twin) from None
 
 
 def new_token() -> str:

@@ -65,12 +65,12 @@ def new_table():
         names = form.player_names()
         problem = table_problem(form, names)
         if problem is None:
-            made = attempt(lambda: _create(form, names, group))
+            made = attempt(lambda: _create(form, names, group), replayed=Replayed.TABLE)
+            if isinstance(made, Refused) and made.made:
+                made.flash()  # the form sent again (Back, then Create): the table it made
+                return _created(made.made, names, recent), 303
             if not isinstance(made, Refused):
-                response = redirect(url_for("tables.scoreboard", token=made))
-                remember_table(response, made)
-                kept = list(dict.fromkeys([*names, *recent]))[:16]
-                return set_cookie(response, "names", "|".join(kept), days=365)
+                return _created(made, names, recent)
             problem = FormError(made.field or "players", made.message)
         target = getattr(form, problem.field, None) or form.players
         target.errors = [*target.errors, problem.message] if isinstance(target.errors, list) else [problem.message]
@@ -92,9 +92,18 @@ def _create(form: TableForm, names: list[str], group) -> str:
         players=names,
         first_dealer=int(form.first_dealer.data),
         suit_style=form.suit_style.data,
+        submission=form.submission.data,
     )
     join(table, group)
     return table.owner_token
+
+
+def _created(token: str, names: list[str], recent: list[str]) -> Response:
+    """To the new table's scoreboard, remembering the table and the names typed."""
+    response = redirect(url_for("tables.scoreboard", token=token))
+    remember_table(response, token)
+    kept = list(dict.fromkeys([*names, *recent]))[:16]
+    return set_cookie(response, "names", "|".join(kept), days=365)
 
 
 # -- the scoreboard ---------------------------------------------------------------------

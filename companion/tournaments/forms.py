@@ -15,7 +15,7 @@ from wtforms.widgets import HiddenInput
 from ..rules.tournament import DEFAULT_SCALE, Format, Play, Reseat
 from ..services.groups import CURRENCIES
 from ..services.tournaments import MAX_ROUND_HANDS, MAX_ROUND_MINUTES, MAX_ROUNDS, Settings
-from ..web.forms import KIND_CHOICES, PRESET_CHOICES, split_names
+from ..web.forms import KIND_CHOICES, PRESET_CHOICES, SubmissionField, split_names
 from ..web.house_rules import BoundedInteger, HouseRules
 
 #: What separates the numbers of a scale or a split: dashes, spaces, commas, slashes.
@@ -72,6 +72,7 @@ class TournamentForm(HouseRules, FlaskForm):
     #: A group link: the tournament's tables count for that group's season.
     group = HiddenField()
     group_name: str | None = None
+    submission = SubmissionField()
     name = StringField(_l("Tournament name"), validators=[InputRequired(), Length(max=80)])
     players = TextAreaField(
         _l("Players"),

@@ -37,7 +37,7 @@ from ..services.transfer import export_tournament
 from ..services.unit import ServiceError
 from ..web.access import OWNER, OWNER_ONLY, PLAYER, READ, WATCH, Link, allow, group_link
 from ..web.i18n import local_currency, money, one_place
-from ..web.messages import Stale, Unconfirmed, error_text, expired_text, unconfirmed_text
+from ..web.messages import Replayed, Stale, Unconfirmed, error_text, expired_text, unconfirmed_text
 from ..web.pace import play_pace
 from ..web.qr import qr_response
 from ..web.spreadsheet import spreadsheet
@@ -100,10 +100,15 @@ def new():
                     overrides=form.overrides(),
                     settings=form.settings(),
                     group=group,
+                    submission=form.submission.data,
                 ).owner_token
             ),
             stale=Stale.TOURNAMENT,
+            replayed=Replayed.TOURNAMENT,
         )
+        if isinstance(made, Refused) and made.made:
+            made.flash()  # the form sent again (Back, then Create): the tournament it made
+            return redirect(url_for("tournaments.page", token=made.made)), 303
         if isinstance(made, Refused):
             form.add_error(made.field.removeprefix("rules."), made.message)
         else:

@@ -15,7 +15,6 @@ asks ``services.nextstep`` with the link's :attr:`Link.asker`.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -29,10 +28,6 @@ from ..extensions import db
 from ..models import GameTable, Group, Player, TableKind, Tournament
 from ..services.nextstep import TABLE_PHONE as THE_TABLES_PHONE
 from ..services.nextstep import Asker, Phone
-
-#: A form's one-time submission id, as the pages make it (uuid4().hex).  Ids the
-#: server makes itself (``deal-7``) never match, so a form cannot forge one.
-SUBMISSION_ID = re.compile(r"[0-9a-f]{32}")
 
 
 class Role(StrEnum):

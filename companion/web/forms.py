@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+import uuid
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -17,7 +18,7 @@ from ..rules.names import normalize_name
 from ..rules.variants import AUTO, OPTIONS, TWO_DECKS, CloseRule, Layoffs
 from ..services.clock import PACES
 from ..services.tables import changeable
-from ..services.unit import ServiceError
+from ..services.unit import SUBMISSION_ID, ServiceError
 from .house_rules import HOUSE_RULES, POINTS, BoundedInteger, HouseRules, minimal
 from .i18n import preset_title
 from .messages import FormError, error_text
@@ -116,12 +117,32 @@ class ClockField(RadioField):
         )
 
 
+def new_submission() -> str:
+    """A form's one-time submission id: 128 random bits (as the hand form's)."""
+    return uuid.uuid4().hex
+
+
+class SubmissionField(HiddenField):
+    """A creation form's one-time submission id: made when the form is first
+    drawn, kept when it is drawn again with an error (fixed and sent, it
+    creates once).  A form sent without one (an older page, a client of its
+    own) is a fresh creation: it gets a new id here."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(default=new_submission, **kwargs)
+
+    def process_formdata(self, valuelist: list) -> None:
+        sent = valuelist[0] if valuelist else ""
+        self.data = sent if isinstance(sent, str) and SUBMISSION_ID.fullmatch(sent) else new_submission()
+
+
 class TableForm(HouseRules, FlaskForm):
     """A new table: its players, the preset and every house rule (:mod:`.house_rules`)."""
 
     #: A group link: the match counts for that group (see companion/services/groups.py).
     group = HiddenField()
     group_name: str | None = None
+    submission = SubmissionField()
     name = StringField(_l("Table name (optional)"), validators=[Optional(), Length(max=80)])
     preset = RadioField(_l("Rules"), choices=PRESET_CHOICES, default="classic", validators=[InputRequired()])
     players = FieldList(

@@ -58,11 +58,21 @@ class Replayed(StrEnum):
     HAND = "hand"
     REENTRY = "reentry"
     PAYMENT = "payment"
+    #: A creation form sent again (Back, then Create): its sender is led to what it made.
+    TABLE = "table"
+    TOURNAMENT = "tournament"
+    GROUP = "group"
     OTHER = "other"
 
 
 def replayed_text(what: Replayed) -> str:
     match what:
+        case Replayed.TABLE:
+            return _("This table was already created: here it is.")
+        case Replayed.TOURNAMENT:
+            return _("This tournament was already created: here it is.")
+        case Replayed.GROUP:
+            return _("This group was already created: here it is.")
         case Replayed.HAND:
             return _("This hand was already saved.")
         case Replayed.REENTRY:
@@ -178,8 +188,8 @@ def error_text(error: ChinchonError) -> str:
             return _("Each player needs a name.")
         case _c, "name_long", {"high": high}:
             return _("A player's name has at most %(count)s characters.", count=high)
-        case _c, "name_twice", _p:
-            return _("Two players have the same name; give each a different one.")
+        case _c, "name_twice", {"name": name}:
+            return _("Two players are called %(name)s; give each a different name.", name=name)
         case "match", _k, _p:
             return _match_text(key, p) or error.message
         case "score", _k, _p:

@@ -4,13 +4,16 @@ A view parses its request into plain values and hands one service call to
 :func:`attempt`, which runs it inside the unit of work and turns what can
 go wrong into a :class:`Refused` worded in the page's language: a form that
 lost the race against another phone (``StaleError``, answered 409), a form
-sent again (``AlreadySaved``) or a write another phone did first
-(``AlreadyDone``), both news rather than failures, and a write the record
-does not allow (a coded ``ChinchonError``, 400).  :func:`write` is the
-common answer of a form: say what happened and go back (303).
+sent again (``AlreadySaved``; a creation form's names what it made then,
+where its page leads) or a write another phone did first (``AlreadyDone``),
+both news rather than failures, and a write the record does not allow (a
+coded ``ChinchonError``, 400).  :func:`write` is the common answer of a
+form: say what happened and go back (303).
 
 What a page says after a write is known before the commit: the call returns
-plain values, and nothing after the commit reads the database again.
+plain values, and nothing after the commit reads the database again.  (A
+creation form that lost the race against its twin, sent at the same moment,
+reads the twin's link after its rollback: ``AlreadySaved.made_link``.)
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class Refused:
     why: Why
     message: str
     error: ChinchonError | None = None
+    #: A creation form sent again: the owner link of what it made then.
+    made: str | None = None
 
     @property
     def harmless(self) -> bool:
@@ -77,8 +82,8 @@ def attempt(call: Callable[[], T], *, stale: Stale = Stale.TABLE, replayed: Repl
             return call()
     except StaleError:
         return Refused(Why.STALE, stale_text(stale))
-    except AlreadySaved:
-        return Refused(Why.REPLAYED, replayed_text(replayed))
+    except AlreadySaved as saved:
+        return Refused(Why.REPLAYED, replayed_text(replayed), made=saved.made_link())
     except AlreadyDone as done:
         return Refused(Why.DONE, error_text(done), done)
     except ChinchonError as error:

@@ -132,3 +132,22 @@ def test_bad_player_lists(players):
     with pytest.raises(ChinchonError) as error:
         replay(players, [])
     assert error.value.field == "players"
+
+
+@pytest.mark.parametrize(
+    ("players", "named"),
+    [
+        (["Ana", "Ben", "ana"], "Ana"),
+        (["Ben", " Ana  María", "Carla", "ANA MARÍA", "ben"], "Ben"),
+        (["Ben", " Ana  María", "Carla", "ANA MARÍA"], "Ana María"),
+        (["Ana\u200b", "Ana"], "Ana"),
+    ],
+)
+def test_two_players_of_one_name_are_refused_naming_the_first_as_typed(players, named):
+    """Compared as ``rules.names`` compares names; the first of them shown as
+    it is stored (spaces and invisible characters put right), under the same
+    key and field as ever."""
+    with pytest.raises(ChinchonError) as error:
+        replay(players, [])
+    assert (error.value.field, error.value.params) == ("players", {"key": "name_twice", "name": named})
+    assert error.value.message == f"Two players are called {named}; give each a different name."

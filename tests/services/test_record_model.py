@@ -4,7 +4,8 @@ and against a replay from scratch by the rules engine.
 
 Steps (each one service call inside ``transaction()``, as a view makes it):
 tables created, in a group or not (some refused: a name twice, a bad
-option, a dealer out of range); hands entered by cards (closer hands built
+option, a dealer out of range), and a creation form sent again (Back, then
+Create: it stores nothing and answers what it made); hands entered by cards (closer hands built
 to close, to just miss, or random: Chinchones, −10s, illegal closes that must
 be refused), by points (some impossible) and mixed (cards for some, typed points for the others), and
 several in a row; corrections of any earlier hand (``replaces=``); re-entries
@@ -189,6 +190,8 @@ class MTable:
     stand_ins: set[int] = field(default_factory=set)
     #: Its turn clock ("off", "relaxed", "quick"): a phone each only.
     clock: str = "off"
+    #: The one-time id of the form that created it (None: made without a form).
+    form: str | None = None
 
     @property
     def digital(self) -> bool:
@@ -223,6 +226,8 @@ class MGroup:
     #: ``[id, payer, payee, cents, active]`` in the order recorded.
     payments: list[list] = field(default_factory=list)
     submissions: list[str] = field(default_factory=list)
+    #: The one-time id of the form that created it (None: made without a form).
+    form: str | None = None
 
     @property
     def seasons(self) -> int:
@@ -643,6 +648,7 @@ class RecordMachine(RuleBasedStateMachine):
         self.groups: dict[int, MGroup] = {}
         self.counter = 0
         self.clock = 0
+        self.refusal: Exception | None = None
         self.last_rows: dict[str, list[dict]] | None = None
         # Every program starts with a group and a table playing for it.
         self.new_group(MEMBER_LISTS[0], "1")
@@ -652,6 +658,11 @@ class RecordMachine(RuleBasedStateMachine):
     def fresh(self) -> str:
         self.counter += 1
         return f"form-{self.counter}"
+
+    def form_id(self) -> str:
+        """A creation form's one-time id, as the pages make them (32 hex digits)."""
+        self.counter += 1
+        return f"{self.counter:032x}"
 
     def row(self, t: MTable) -> GameTable:
         table = db.session.get(GameTable, t.id)
@@ -668,6 +679,7 @@ class RecordMachine(RuleBasedStateMachine):
             with transaction():
                 result = call()
         except (StaleError, AlreadySaved, ChinchonError) as error:
+            self.refusal = error
             kind = "stale" if isinstance(error, StaleError) else "saved" if isinstance(error, AlreadySaved) else "rule"
             key = getattr(error, "params", {}).get("key", "")
             STATS[step, f"refused ({kind}{' ' + key if key else ''})"] += 1
@@ -739,7 +751,9 @@ class RecordMachine(RuleBasedStateMachine):
             return data.draw(st.sampled_from(seats))
         return data.draw(st.integers(0, len(t.names) - 1))
 
-    def create_table(self, preset, overrides, names, first_dealer, group: MGroup | None) -> MTable | None:
+    def create_table(
+        self, preset, overrides, names, first_dealer, group: MGroup | None, form: str | None = None
+    ) -> MTable | None:
         def call():
             table = table_service.create_table(
                 name="Friday",
@@ -748,6 +762,7 @@ class RecordMachine(RuleBasedStateMachine):
                 players=names,
                 first_dealer=first_dealer,
                 suit_style="spanish",
+                submission=form,
             )
             group_service.join(table, db.session.get(Group, group.id) if group else None)
             db.session.flush()
@@ -769,6 +784,7 @@ class RecordMachine(RuleBasedStateMachine):
             options["decks"] = rules.copies(len(names))
         t = MTable(tid, list(names), ["human"] * len(names), preset, options, first_dealer, group.id if group else None)
         t.made = self.tick()
+        t.form = form
         self.tables[tid] = t
         return t
 
@@ -1027,7 +1043,8 @@ class RecordMachine(RuleBasedStateMachine):
             overrides = {**overrides, "target": 0}  # refused
         first_dealer = data.draw(st.integers(0, len(names) - 1)) if often(data, 9) else len(names)
         group = data.draw(st.sampled_from(sorted(self.groups))) if self.groups and often(data, 5) else None
-        self.create_table(preset, overrides, names, first_dealer, self.groups.get(group) if group else None)
+        form = self.form_id() if often(data) else None  # mostly the form; now and then the API
+        self.create_table(preset, overrides, names, first_dealer, self.groups.get(group) if group else None, form)
 
     @rule(data=st.data())
     def hand_by_cards(self, data):
@@ -1251,19 +1268,63 @@ class RecordMachine(RuleBasedStateMachine):
         return sorted((t for t in self.tables.values() if t.group == g.id), key=lambda t: (t.made, t.id))
 
     @precondition(lambda self: len(self.groups) < 3)
-    @rule(members=st.sampled_from(MEMBER_LISTS), stake=st.sampled_from(["1", "0.25"]))
-    def new_group(self, members, stake):
+    @rule(members=st.sampled_from(MEMBER_LISTS), stake=st.sampled_from(["1", "0.25"]), by_form=st.booleans())
+    def new_group(self, members, stake, by_form=True):
         shown = [normalize_name(m) for m in members]
         refused = len(shown) < 2 or len({name_key(n) for n in shown}) < len(shown)
+        form = self.form_id() if by_form else None
 
         def call():
             return group_service.create_group(
-                name=" Thursday  club ", members=members, preset="classic", overrides={"stake": stake}, currency="EUR"
+                name=" Thursday  club ",
+                members=members,
+                preset="classic",
+                overrides={"stake": stake},
+                currency="EUR",
+                submission=form,
             ).id
 
         gid = self.attempt(call, {"rule"} if refused else set(), "create a group")
         if gid is not REFUSED:
-            self.groups[gid] = MGroup(gid, shown, [[] for _ in shown], [self.tick()])
+            self.groups[gid] = MGroup(gid, shown, [[] for _ in shown], [self.tick()], form=form)
+
+    @precondition(lambda self: any(x.form for x in [*self.tables.values(), *self.groups.values()]))
+    @rule(data=st.data(), edited=st.booleans())
+    def send_a_creation_form_again(self, data, edited):
+        """Back, then Create (maybe after changing a name): the form's id is
+        stored with what it made, so nothing is stored and the answer is the
+        owner link of the table or group it made."""
+        made = [("table", t.id) for t in self.tables.values() if t.form]
+        made += [("group", g.id) for g in self.groups.values() if g.form]
+        kind, made_id = data.draw(st.sampled_from(made))
+        if kind == "table":
+            t = self.tables[made_id]
+            names = ["Zoe", *t.names[1:]] if edited else t.names
+            owner = self.row(t).owner_token
+
+            def call():
+                return table_service.create_table(
+                    name="Friday",
+                    preset=t.preset,
+                    overrides=t.overrides,
+                    players=names,
+                    first_dealer=t.first_dealer,
+                    suit_style="spanish",
+                    submission=t.form,
+                )
+
+        else:
+            g = self.groups[made_id]
+            members = ["Zoe", *g.members[1:]] if edited else g.members
+            owner = self.group_row(g).owner_token
+
+            def call():
+                return group_service.create_group(
+                    name="Thursday", members=members, preset="classic", overrides={}, currency="EUR", submission=g.form
+                )
+
+        self.attempt(call, {"saved"}, f"send the form of {kind} {made_id} again")
+        assert isinstance(self.refusal, AlreadySaved) and self.refusal.made_link() == owner
 
     @precondition(lambda self: self.groups and any(t.group is None for t in self.tables.values()))
     @rule(data=st.data())

@@ -3,7 +3,8 @@ write through the services (no HTTP), each one inside ``transaction()`` as a
 view makes it, checked after every step against a model kept here.
 
 Steps: tournaments created (knockout or rounds on points, some refused for
-a bad setting or bad players); late sign-ups and withdrawals (some refused:
+a bad setting or bad players), and a creation form sent again (Back, then
+Create: it stores nothing and answers the tournament it made); late sign-ups and withdrawals (some refused:
 a round in play, a knockout under way, a name twice); rounds started and
 their start undone (refused while a round plays or once it has a hand);
 hands typed at a table of the round (refused past the round's hands or at
@@ -44,6 +45,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
@@ -61,7 +63,7 @@ from companion.services.reentries import reenter
 from companion.services.standing import standing
 from companion.services.summary import Summary
 from companion.services.undo import undo_last
-from companion.services.unit import StaleError, transaction
+from companion.services.unit import AlreadySaved, StaleError, transaction
 
 from .test_tournament_digital import PACE, person_turn
 
@@ -115,6 +117,8 @@ class MTournament:
     reentries: int = 0
     rounds: list[list[MTable]] = field(default_factory=list)
     version: int = 1
+    #: The one-time id of the form that created it (None: made without a form).
+    form: str | None = None
 
 
 # -- the model's own reckoning, from raw values --------------------------------------
@@ -360,6 +364,7 @@ class TournamentMachine(RuleBasedStateMachine):
         names = data.draw(st.permutations(NAMES))[:count]
         if data.draw(st.booleans()) and names:
             names = [*names, names[0].upper()]  # the same player twice
+        form = uuid.uuid4().hex if data.draw(st.booleans()) else None  # the organizer's form, or the API
         settings_ = service.Settings(
             format=format,
             advance=advance,
@@ -400,6 +405,7 @@ class TournamentMachine(RuleBasedStateMachine):
                 },
                 settings=settings_,
                 seed=data.draw(st.integers(1, 10_000)),
+                submission=form,
             )
 
         row = self.attempt(call, refusal)
@@ -420,8 +426,30 @@ class TournamentMachine(RuleBasedStateMachine):
                     play=play,
                     bots=bots,
                     reentries=reentries,
+                    form=form,
                 )
             )
+
+    @precondition(lambda self: any(m.form for m in self.tournaments))
+    @rule(data=st.data(), edited=st.booleans())
+    def send_the_creation_form_again(self, data, edited):
+        """Back, then Create (maybe after changing a name): nothing is stored,
+        and the answer is the organizer's link of the tournament it made."""
+        m = data.draw(st.sampled_from([m for m in self.tournaments if m.form]))
+        names = list(m.players)
+        owner = self.row(m).owner_token
+        before = raw_rows()
+        with pytest.raises(AlreadySaved) as replayed, transaction():
+            service.create_tournament(
+                name="Copa",
+                players=["Zoe", *names[1:]] if edited else names,
+                preset="classic",
+                overrides={"target": m.target},
+                settings=service.Settings(format=m.format),
+                submission=m.form,
+            )
+        assert raw_rows() == before
+        assert replayed.value.made_link() == owner
 
     def between_rounds_refusal(self, m: MTournament) -> str | None:
         if in_play(m):

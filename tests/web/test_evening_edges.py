@@ -251,7 +251,7 @@ def test_a_name_typed_wrong_is_put_right_keeping_every_hand(client, app):
     # Two players with one name: refused at the names, nothing changed.
     response = settings_post(client, token, ["Ana", "Ben", "ana"])
     assert response.status_code == 400
-    assert '<p class="field-error" id="names-error" role="alert">Two players have the same name' in response.get_data(
+    assert '<p class="field-error" id="names-error" role="alert">Two players are called Ana;' in response.get_data(
         as_text=True
     )
     assert table_of(app, token).names == ["Ana", "Ben", "Carla"]

@@ -50,7 +50,7 @@ def test_only_people_can_start_a_game(client, app):
     ("players", "message"),
     [
         ([("Ana", "human")], "Add at least 2 players."),
-        ([("Ana", "human"), ("ana", "good")], "Two players have the same name; give each a different one."),
+        ([("Ana", "human"), ("ana", "good")], "Two players are called Ana; give each a different name."),
         ([("Ana", "human"), ("", "good"), ("Ben", "human")], "Player 2 plays for the computer and needs a name."),
     ],
 )
@@ -76,7 +76,7 @@ def test_the_rows_at_fault_are_named_marked_and_shown(client, app):
     players = [("Ana", "human"), ("Ben", "human"), ("Carla", "human"), ("Dani", "human"), ("Eva", "human")]
     players += [("Fede", "human"), ("ana ", "good")]
     html = new_game(client, players).get_data(as_text=True)
-    assert "Two players have the same name" in html
+    assert "Two players are called Ana;" in html
     assert re.findall(r'<input id="players-(\d)"[^>]*aria-invalid="true"', html) == ["0", "6"]
     assert '<details class="more" open>' in html  # row 7 is in view
     with app.app_context():
@@ -86,7 +86,7 @@ def test_the_rows_at_fault_are_named_marked_and_shown(client, app):
 def test_a_mistake_in_the_player_list_is_worded_in_the_pages_language(client, app):
     client.set_cookie("lang", "es_AR")
     html = new_game(client, [("Ana", "human"), ("Ana", "simple")]).get_data(as_text=True)
-    assert "Two players have the same name" not in html and "mismo nombre" in html
+    assert "Two players are called" not in html and "Hay dos jugadores que se llaman Ana; ponele" in html
 
 
 def test_hotseat_hides_the_cards_until_the_player_takes_the_phone(client, app):

@@ -132,7 +132,7 @@ def test_names_that_look_the_same_are_the_same_player(client, app, twin):
     data = {"csrf_token": csrf(client), "preset": "classic", "first_dealer": "0", "target": "100"}
     data.update({"players-0": "Ana", "players-1": twin, "jokers": "0", "suit_style": "spanish"})
     response = client.post("/tables/new", data=data)
-    assert response.status_code == 400 and "same name" in response.get_data(as_text=True)
+    assert response.status_code == 400 and "Two players are called Ana;" in response.get_data(as_text=True)
     assert table_count(app) == 0
 
 

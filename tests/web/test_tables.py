@@ -62,7 +62,7 @@ def test_five_players_get_two_decks_and_house_variants(client, app):
     "names,extra,message",
     [
         (["Ana"], {}, "at least 2 players"),
-        (["Ana", "ana"], {}, "same name"),
+        (["Ana", "ana"], {}, "Two players are called Ana;"),
         (["Ana", "Ben"], {"first_dealer": "5"}, "first dealer"),
         (["A", "B", "C", "D", "E", "F", "G"], {"preset": "sweden"}, "2 to 6"),
         (["Ana", "Ben"], {"target": "0"}, "Type a whole number from 1 to 10,000."),

@@ -163,7 +163,7 @@ def test_every_refused_write_answers_4xx_with_the_reason_and_changes_nothing(cli
     ("changes", "message"),
     [
         ({"players": "Ana\nBen"}, "Add at least 3 players."),
-        ({"players": "Ana\nBen\nana"}, "Two players have the same name"),
+        ({"players": "Ana\nBen\nana"}, "Two players are called Ana;"),
         ({"scale": "1-2"}, "never rising"),
         ({"scale": "cuatro"}, "Type whole numbers with a dash between them"),
         ({"prizes": "60-30"}, "adding up to 100"),
