@@ -57,7 +57,7 @@ from ..web.access import OWNER, OWNER_ONLY, READ, SEAT_ONLY, TABLE_PHONE, WATCH,
 from ..web.cookies import holds_table_link, phone_id, remember_table
 from ..web.forms import KIND_CHOICES, KIND_SHORT, MAX_PLAYERS, MODE_CHOICES, ClockField, TableForm, table_problem
 from ..web.group_form import group_for_form
-from ..web.messages import FormError, Stale, error_text, review_waits_text
+from ..web.messages import FormError, Replayed, Stale, error_text, review_waits_text
 from ..web.pace import play_pace
 from ..web.qr import qr_response
 from ..web.reentry import decide_reentry, offers
@@ -101,7 +101,10 @@ def new_game():
         problem = seat_problem(form) or table_problem(form, [n for n, _k in entries])
         form.bad_rows = rows_at_fault(form) if problem is not None and problem.field == "players" else set()
         if problem is None:
-            made = attempt(lambda: _create(form, entries, group))
+            made = attempt(lambda: _create(form, entries, group), replayed=Replayed.TABLE)
+            if isinstance(made, Refused) and made.made:
+                made.flash()  # the form sent again (Back, then Start): the game it started
+                return remember_table(redirect(url_for("play.table", token=made.made), 303), made.made)
             if not isinstance(made, Refused):
                 response = redirect(url_for("play.table", token=made))
                 return remember_table(response, made)
@@ -123,6 +126,7 @@ def _create(form: PlayForm, entries: list[tuple[str, str]], group) -> str:
         hints=bool(form.hints.data),
         clock=form.clock.data,
         pace=play_pace(),
+        submission=form.submission.data,
     )
     join(table, group)
     return table.owner_token

@@ -133,11 +133,15 @@ def create_digital_table(
     pace: Pace = DEFAULT_PACE,
     round_: TournamentRound | None = None,
     round_table: int | None = None,
+    submission: str | None = None,
 ) -> GameTable:
     """A digital table and its first deal (computer players move at once);
     a turn ``clock`` only where each person plays on their own phone.  A
     tournament's table is seated in its round (``round_``, ``round_table``)
-    before the deal: a duplicate round deals from the round's secret."""
+    before the deal: a duplicate round deals from the round's secret.
+    ``submission``: the new-game form's one-time id (as :func:`create_table`'s:
+    the form sent again stores nothing and raises ``AlreadySaved`` with the
+    table it made)."""
     kinds = [_kind(kind) for _, kind in players]
     if PlayerKind.HUMAN not in kinds:
         raise ServiceError("no_person", "players")
@@ -151,6 +155,7 @@ def create_digital_table(
         first_dealer=first_dealer,
         suit_style=suit_style,
         rematch_of=rematch_of,
+        submission=submission,
     )
     table.kind = TableKind.DIGITAL
     table.play_mode = PlayMode(mode)

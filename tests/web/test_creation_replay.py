@@ -34,6 +34,15 @@ FORMS = {
         "/c/",
         Tournament,
     ),
+    "digital": (
+        "/play/new",
+        {"mode": "hotseat", "preset": "classic", "first_dealer": "0", "jokers": "0", "target": "100"}
+        | {"suit_style": "spanish", "players-0": "Ana", "kinds-0": "human", "players-1": "Robot", "kinds-1": "good"}
+        | {"players-2": "Carla", "kinds-2": "human"},
+        {"players-1": "", "players-2": ""},
+        "/t/",
+        GameTable,
+    ),
     "group": (
         "/groups/new",
         {"name": "Friday", "members": "Ana\nBen", "preset": "classic", "target": "100", "currency": "EUR"},
@@ -49,6 +58,8 @@ ALREADY = {
     ("en", "table"): "This table was already created: here it is.",
     ("en", "tournament"): "This tournament was already created: here it is.",
     ("en", "group"): "This group was already created: here it is.",
+    ("en", "digital"): "This table was already created: here it is.",
+    ("es_AR", "digital"): "Esta mesa ya estaba creada: acá la tenés.",
     ("es_AR", "table"): "Esta mesa ya estaba creada: acá la tenés.",
     ("es_AR", "tournament"): "Este torneo ya estaba creado: acá lo tenés.",
     ("es_AR", "group"): "Este grupo ya estaba creado: acá lo tenés.",
@@ -69,11 +80,13 @@ def rows(app, kind: str) -> list:
 
 
 def owner_page(kind: str, response) -> str:
-    """The owner link a creation's answer leads to."""
+    """The owner link a creation's answer leads to (a digital table's: its play page)."""
     prefix = FORMS[kind][3]
     location = response.headers["Location"]
     assert location.startswith(prefix), location
-    return location.removeprefix(prefix)
+    if kind == "digital":
+        assert location.endswith("/play"), location
+    return location.removeprefix(prefix).removesuffix("/play")
 
 
 def flashed(client) -> list[tuple[str, str]]:
@@ -172,6 +185,7 @@ def test_two_players_of_one_name_are_told_which_name(client, app, kind, lang):
     client.set_cookie("lang", lang)
     twice = {
         "table": {"players-1": " Ana ", "players-2": "ANA"},
+        "digital": {"players-2": " ANA"},
         "tournament": {"players": "Ana\nBen\n ana\nDani"},
         "group": {"members": "Ana\nBen\n ana"},
     }[kind]
