@@ -88,10 +88,28 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # Batch mode rebuilds a table (copy, drop, rename); dropping it with
+            # foreign keys on (the app turns them on for every connection) would
+            # delete every row that refers to it, ON DELETE CASCADE.  The pragma
+            # only takes outside a transaction: end the one this statement began.
+            connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
+            connection.commit()
+        try:
+            context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"the migrations left rows referring to nothing: {broken[:10]}")
+        finally:
+            if sqlite:
+                connection.rollback()
+                connection.exec_driver_sql("PRAGMA foreign_keys = ON")
+                connection.commit()
 
 
 if context.is_offline_mode():
