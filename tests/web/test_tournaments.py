@@ -459,3 +459,24 @@ def test_deleting_a_tournament_takes_its_tables_and_its_links_then_say_so(client
         gone = client.get(url)
         assert gone.status_code == 404
         assert "what it opened was deleted" in gone.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Iris is signed up."), ("es", "Se ha apuntado a Iris."), ("es_AR", "Anotamos a Iris.")],
+)
+def test_a_late_sign_up_is_news_that_reads_as_done(client, app, lang, said):
+    """The organizer adds a player before the first round: the green note says
+    it was done ("Cinco ya está en la lista" read like a refusal: already on the list)."""
+    client.set_cookie("lang", lang)
+    token = create(client)
+    html = client.get(f"/c/{token}").get_data(as_text=True)
+    response = client.post(
+        f"/c/{token}/players",
+        data={"csrf_token": field(html, "csrf_token"), "version": field(html, "version"), "name": " Iris "},
+    )
+    assert response.status_code == 303
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert said in page
+    with app.app_context():
+        assert [p.name for p in tournament(app, token).players][-1] == "Iris"
