@@ -3,11 +3,15 @@ take) and 8 players never widen a page past a 360 px phone (issue #23)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page
 
 from companion.extensions import db
 from companion.models import GameTable
+from companion.rules import parse_cards
 from companion.services.groups import create_group, join
 from companion.services.hands import HandInput, store_hand
 from companion.services.play import create_digital_table
@@ -18,6 +22,7 @@ from .conftest import LIVE_APPS
 
 NAMES = [f"Maximiliano{letter}Fernández".ljust(40, letter.lower()) for letter in "ABCDEFGH"]
 WIDTH = 360
+SCREENS = Path(os.environ.get("CHINCHON_SCREENS", "/work/screens"))
 
 
 @pytest.fixture
@@ -102,3 +107,71 @@ def test_the_new_table_form_holds_eight_40_letter_names(page: Page, live_server:
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_selector(".scores")
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+
+
+def test_a_hand_entered_by_cards_fits_360px_with_40_letter_names_laying_off(page: Page, live_server: str):
+    """The verdict's table of melds, lay-offs and points: a 40-letter name
+    without a space, in its row and in "lays off 4♠ → …'s meld 1", wraps
+    instead of widening the page (it was 613 px wide on a 390 px phone)."""
+    names = [NAMES[0], NAMES[1], "Ana"]
+    with LIVE_APPS[live_server].app_context():
+        with transaction():
+            table = create_table(
+                name="", preset="classic", overrides={}, players=names, first_dealer=2, suit_style="spanish"
+            )
+        cards = {0: "1o 2o 3o 5c 5e 5b 1e", 1: "4o 10c 11c 12c 2e 3e 6b", 2: "7c 7e 7b 6o 6c 12e 11b"}
+        with transaction():
+            store_hand(
+                table,
+                table.version,
+                "by-cards",
+                HandInput(
+                    closer=0,
+                    mode="cards",
+                    cards={s: parse_cards(c) for s, c in cards.items()},
+                    discard=parse_cards("12b")[0],
+                ),
+            )
+        owner = table.owner_token
+    page.set_viewport_size({"width": WIDTH, "height": 780})
+    page.goto(f"{live_server}/t/{owner}/hands/1/edit")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / "long-names-verdict.png"), full_page=True)
+    rows = page.locator("table.results tbody tr")
+    assert rows.count() == 3
+    assert "lays off" in rows.nth(1).inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    for i in range(3):  # every row's points inside the screen
+        box = rows.nth(i).locator("td.num").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= WIDTH
+
+
+def test_a_digital_table_of_four_shows_long_names_whole_and_its_badges_unbroken(page: Page, live_server: str):
+    """The board's list of players at 360 px: "computer" (es: "máquina") beside
+    a 40-letter name was squeezed to a letter a line, and the name was cut."""
+    from .test_tournament_layout import BROKEN, CUT
+
+    long = ["María de los Ángeles Fernández Gutiérrez", NAMES[2]]
+    with LIVE_APPS[live_server].app_context():
+        with transaction():
+            table = create_digital_table(
+                name="",
+                preset="classic",
+                overrides={},
+                players=[("Ana", "human"), (long[0], "good"), (long[1], "good"), ("Bea", "good")],
+                mode="hotseat",
+                first_dealer=3,
+                suit_style="spanish",
+            )
+        owner = table.owner_token
+    for lang in ("en", "es_AR"):
+        page.context.add_cookies([{"name": "lang", "value": lang, "url": live_server}])
+        page.set_viewport_size({"width": WIDTH, "height": 780})
+        page.goto(f"{live_server}/t/{owner}/play")
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENS / f"long-names-board-{lang}.png"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH, lang
+        who = page.locator(".opponents .who")
+        assert [" ".join(t.split()) for t in who.all_inner_texts()] == ["Ana", *long, "Bea"]
+        assert page.evaluate(CUT, ".opponents .who") == [], lang
+        assert page.evaluate(BROKEN, ".opponents .badge, .opponents .count, .opponents .total") == [], lang
