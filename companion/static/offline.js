@@ -9,6 +9,8 @@
 //    A hand the engine refuses comes back with the reason; one that meets a
 //    newer version of the table is shown beside what is stored.
 //  - Keep the screen on (js/wakelock.js).
+//  - A creation form sent again after Back sends the id it was sent with
+//    (js/creations.js), so the server leads to what it made.
 // Addresses, the hand form's field names, the queue's header and the server's
 // answers come from the client config the page carries (companion/web/client.py);
 // the words, in the page's language, from the banner's data-texts.
@@ -19,6 +21,7 @@
 
   const { STATES, Queue } = Chinchon.queue;
   const drafts = Chinchon.drafts;
+  const creations = Chinchon.creations;
   const config = Chinchon.routes.pageConfig(document);
   const routes = new Chinchon.routes.Routes(config.routes || {});
   const F = config.fields || {};
@@ -64,6 +67,23 @@
   }
 
   const store = { read: read, write: write, keys: keys };
+
+  // The same over sessionStorage: this tab's memory only (creations.js).
+  const tabStore = {
+    read: function (key, fallback) {
+      try {
+        const raw = sessionStorage.getItem(key);
+        return raw ? JSON.parse(raw) : fallback;
+      } catch (e) {
+        return fallback;
+      }
+    },
+    write: function (key, value) {
+      try {
+        if (value === null) sessionStorage.removeItem(key); else sessionStorage.setItem(key, JSON.stringify(value));
+      } catch (e) { /* private mode or full: a Back then Create may make a second one */ }
+    },
+  };
 
   function session(key, value) {
     try {
@@ -588,10 +608,32 @@
     return mine || page;
   }
 
+  // -- creation forms ------------------------------------------------------------------
+  // How this page was reached: "back_forward" when by Back or Forward.
+  function navigationType() {
+    const entries = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation") : [];
+    return entries.length ? entries[0].type : "";
+  }
+
+  // A creation form sent again after Back carries the id it was first sent with.
+  function sendCreation(form) {
+    const id = form.elements[F.submission];
+    if (!id || !id.value) return;
+    const fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== F.csrf && name !== F.submission && typeof value === "string") fields.push([name, value]);
+    });
+    const path = pathOf(formAction(form));
+    const before = creations.idFor(tabStore, path, fields, navigationType(), Date.now());
+    if (before) id.value = before;
+    creations.sent(tabStore, path, fields, id.value, Date.now());
+  }
+
   // -- events ------------------------------------------------------------------------
   document.addEventListener("submit", function (event) {
     const form = event.target;
     if ((form.method || "").toLowerCase() !== "post") return;
+    if (form.matches("form[data-creation]")) sendCreation(form);
     const submitter = event.submitter;
     const isHand = form.matches("form[data-draft]");
     const saving = isHand && submitter && submitter.name === F.action && submitter.value === F.save;

@@ -86,6 +86,7 @@ STATIC_ASSETS = (
     "js/routes.js",
     "js/queue.js",
     "js/drafts.js",
+    "js/creations.js",
     "js/wakelock.js",
     "js/worker.js",
     "js/clock.js",
