@@ -804,7 +804,7 @@ def test_history_of_a_digital_table_offers_no_correction(client, app):
     _deal, version = set_deal(app, token, tie_position(rules_of(app, token)), seats=[0, 1, 2])
     post(client, f"/t/{token}/play", version=version, action="close", card="2o")
     html = client.get(f"/t/{token}/history").get_data(as_text=True)
-    assert "/hands/1/edit" not in html and ">Correct</a>" not in html and "Referee" in html
+    assert "/hands/1/edit" not in html and ">Edit</a>" not in html and "Referee" in html
 
 
 # -- #11 links grant what they say --------------------------------------------------------------------

@@ -483,3 +483,14 @@ def test_token_links_carry_128_bits(client, app):
     for t in (table.owner_token, table.player_token, table.watch_token):
         assert len(t) >= 22  # 16 random bytes, url-safe base64
     assert len({table.owner_token, table.player_token, table.watch_token}) == 3
+
+
+def test_the_history_offers_each_hand_to_edit_in_plain_words(client):
+    """English says "Edit" (the verb "Correct" read as "right"); the Spanish "Corregir" stays."""
+    token = create_table(client, ["Ana", "Ben"])
+    enter_points(client, token, 0, {0: 2, 1: 13})
+    html = client.get(f"/t/{token}/history").get_data(as_text=True)
+    assert f'href="/t/{token}/hands/1/edit" aria-label="Correct hand 1">Edit</a>' in html
+    client.set_cookie("lang", "es")
+    html = client.get(f"/t/{token}/history").get_data(as_text=True)
+    assert ">Corregir</a>" in html
