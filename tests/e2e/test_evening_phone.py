@@ -49,7 +49,7 @@ def new_table(page: Page, live_server: str) -> None:
 
 def fill_with_mistakes(page: Page) -> None:
     page.locator(".pick-closer a").first.click()  # Ana closed
-    page.locator("label.pill", has_text="-10").click()
+    page.locator("label.pill", has_text="−10").click()
     page.fill("#p1", "1o")
     page.fill("#p2", "-5")  # Dani's left empty
 
@@ -125,7 +125,7 @@ def test_the_history_shows_every_players_column_uncovered(page: Page, live_serve
     new_table(page, live_server)
     for hand in range(2):
         page.locator(".pick-closer a").first.click()
-        page.locator("label.pill", has_text="-10").click()
+        page.locator("label.pill", has_text="−10").click()
         for seat, points in ((1, "25"), (2, "30"), (3, "8")):
             page.fill(f"#p{seat}", points)
         page.get_by_role("button", name=f"Guardar la mano {hand + 1}").click()

@@ -54,6 +54,7 @@ def test_the_closers_score_is_a_choice_so_no_minus_key_is_needed(client):
     token = create_table(client, ["Anna", "Ben", "Carla"])
     html = client.get(f"/t/{token}/hands/new?closer=0").get_data(as_text=True)
     assert 'name="closer_score" value="-10"' in html and 'inputmode="tel"' in html
+    assert "<span>−10</span>" in html and "<span>-10</span>" not in html  # shown with the minus sign of print
     post_hand(client, token, {"closer": "0", "closer_score": "-10", "p1": "10", "p2": "20"})
     assert totals(client, token) == [-10, 10, 20]
 
