@@ -188,6 +188,8 @@ def error_text(error: ChinchonError) -> str:
             return _("Each player needs a name.")
         case _c, "name_long", {"high": high}:
             return _("A player's name has at most %(count)s characters.", count=high)
+        case _c, "name_twice", {"name": name} if error.field == "members":
+            return _("Two members are called %(name)s; give each a different name.", name=name)
         case _c, "name_twice", {"name": name}:
             return _("Two players are called %(name)s; give each a different name.", name=name)
         case "match", _k, _p:

@@ -176,6 +176,11 @@ NAMED = {
     "en": "Two players are called Ana; give each a different name.",
     "es_AR": "Hay dos jugadores que se llaman Ana; ponele a cada uno un nombre distinto.",
 }
+#: A group's form says members, as its field does.
+MEMBERS = {
+    "en": "Two members are called Ana; give each a different name.",
+    "es_AR": "Hay dos miembros que se llaman Ana; ponele a cada uno un nombre distinto.",
+}
 
 
 @KINDS
@@ -191,7 +196,8 @@ def test_two_players_of_one_name_are_told_which_name(client, app, kind, lang):
     }[kind]
     response = client.post(FORMS[kind][0], data={**drawn(client, kind), **twice})
     html = response.get_data(as_text=True)
-    assert response.status_code == 400 and NAMED[lang] in html
+    said = (MEMBERS if kind == "group" else NAMED)[lang]
+    assert response.status_code == 400 and said in html
     assert rows(app, kind) == []
 
 

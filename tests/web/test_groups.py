@@ -160,8 +160,8 @@ def test_a_group_keeps_its_members_normalised(client, app):
     "extra,message",
     [
         ({"members": "Ana"}, "at least two members"),
-        ({"members": "Ana\nana"}, "Two players are called Ana;"),
-        ({"members": "Ana, ana"}, "Two players are called Ana;"),
+        ({"members": "Ana\nana"}, "Two members are called Ana;"),
+        ({"members": "Ana, ana"}, "Two members are called Ana;"),
         ({"members": "Ana,\n\n"}, "at least two members"),
         ({"name": ""}, "This field is required"),
         ({"stake": "-1"}, "Type an amount from 0 to 1,000,000."),
@@ -487,9 +487,10 @@ def test_a_group_refuses_the_same_name_twice_in_the_words_of_a_table(client, app
             "players-1": "ana",
         },
     )
-    message = "Two players are called Ana; give each a different name."
     assert group_page.status_code == table_page.status_code == 400
-    assert message in group_page.get_data(as_text=True) and message in table_page.get_data(as_text=True)
+    # The same rule, each form in its own words: a group has members, a table players.
+    assert "Two members are called Ana; give each a different name." in group_page.get_data(as_text=True)
+    assert "Two players are called Ana; give each a different name." in table_page.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Group).count() == 0
 
@@ -682,7 +683,7 @@ def test_the_settings_keep_what_was_typed_when_refused(client, app):
     form["current-0-name"] = "Benjamín"
     response = client.post(f"/g/{token}/settings", data={**form, "members": "ben"})
     html = response.get_data(as_text=True)
-    assert response.status_code == 400 and "Two players are called Ben;" in html
+    assert response.status_code == 400 and "Two members are called Ben;" in html
     assert field(html, "current-0-name") == "Benjamín" and ">ben</textarea>" in html
     assert group_of(app, token).names == ["Ana", "Ben", "Carla", "Dani"]
 
