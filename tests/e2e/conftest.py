@@ -84,6 +84,26 @@ def browser_context_args():
     }
 
 
+def read_whole(app):
+    """Each answer read whole, and closed, before the server writes it.
+    Werkzeug's development server closes an answer (a static file's) only
+    after reading what is left on the socket, and when the browser has
+    dropped the connection (a page left while its icon loads) that read
+    fails first: the file stays open, and its ResourceWarning fails
+    whichever test runs next.  No answer of the app streams."""
+
+    def wsgi(environ, start_response):
+        body = app(environ, start_response)
+        try:
+            return [b"".join(body)]
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+
+    return wsgi
+
+
 @pytest.fixture
 def live_server(request, sqlite_schema, compiled_templates, tmp_path):
     """The app on a free local port with its own SQLite database (a copy of
@@ -103,7 +123,7 @@ def live_server(request, sqlite_schema, compiled_templates, tmp_path):
         }
     )
     app.jinja_env.bytecode_cache = compiled_templates
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, read_whole(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     LIVE_APPS[f"http://127.0.0.1:{server.server_port}"] = app
