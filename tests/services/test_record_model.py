@@ -1652,11 +1652,15 @@ class RecordMachine(RuleBasedStateMachine):
         if game.phase == Phase.OVER:
             return
         human = game.turn
-        bot = next(i for i, s in enumerate(deal.seats) if t.kinds[s] != "human")
+        # A computer player still in the match (none once every computer player went out).
+        bot = next((i for i, s in enumerate(deal.seats) if t.kinds[s] != "human"), None)
+        if kind == "bot" and bot is None:
+            return
         version, seat, action, card = deal.version, human, "stock", None
         if kind == "stale":
             version = deal.version - 1 if deal.version > 1 else 0
         elif kind == "bot":
+            assert bot is not None
             seat = bot
         elif kind == "not_held":
             held = {str(c) for c in game.hands[human]}
