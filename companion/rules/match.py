@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from .errors import ChinchonError, CountError, MatchError
-from .names import name_key, normalize_name
+from .names import normalize_name, repeated_name
 from .variants import Eliminate, Rules, get_rules  # noqa: F401  (doctest uses get_rules)
 
 
@@ -243,8 +243,7 @@ def verify_players(names: Sequence[Any], rules: Rules) -> None:
             raise ChinchonError(
                 f"A player's name has at most {NAME_LENGTH} characters.", "players", key="name_long", high=NAME_LENGTH
             )
-    keys = [name_key(n) for n in names]
-    twice = next((normalize_name(n) for n, k in zip(names, keys, strict=True) if keys.count(k) > 1), None)
+    twice = repeated_name(names)
     if twice is not None:
         raise ChinchonError(
             f"Two players are called {twice}; give each a different name.", "players", key="name_twice", name=twice

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 
 #: Unicode categories never meant to be seen: format characters (zero-width
 #: spaces and joiners, direction marks, BOM), controls, unassigned, private use.
@@ -62,3 +64,15 @@ def name_key(raw: str) -> str:
     """What two names are compared by: the normal form, case-folded (then NFC
     again, since folding can decompose)."""
     return unicodedata.normalize("NFC", normalize_name(raw).casefold())
+
+
+def repeated_name(names: Iterable[str]) -> str | None:
+    """The first name another one repeats (compared by :func:`name_key`), as
+    :func:`normalize_name` writes it; None when every name differs.
+
+    >>> repeated_name(["Ana", "Ben", " ANA "]), repeated_name(["Ana", "Ben"])
+    ('Ana', None)
+    """
+    names = list(names)
+    keys = Counter(name_key(n) for n in names)
+    return next((normalize_name(n) for n in names if keys[name_key(n)] > 1), None)

@@ -29,7 +29,7 @@ from ..extensions import db
 from ..models import GameTable, Group, GroupMember, Payment, Season, now
 from ..rules import get_rules
 from ..rules.match import NAME_LENGTH
-from ..rules.names import name_key, normalize_name
+from ..rules.names import name_key, normalize_name, repeated_name
 from .ledger import fewest_payments, from_cents, split_pot, to_cents
 from .play import DEFAULT_PACE, Pace
 from .rematch import play_on
@@ -63,8 +63,7 @@ def verify_members(names: Sequence[str]) -> list[str]:
         raise ServiceError("name_missing", "members")
     if any(len(n) > NAME_LENGTH for n in shown):
         raise ServiceError("name_long", "members", high=NAME_LENGTH)
-    keys = [name_key(n) for n in shown]
-    twice = next((n for n, k in zip(shown, keys, strict=True) if keys.count(k) > 1), None)
+    twice = repeated_name(shown)
     if twice is not None:
         raise ServiceError("name_twice", "members", name=twice)
     return shown

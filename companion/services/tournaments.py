@@ -53,7 +53,7 @@ from ..models import (
 )
 from ..rules import get_rules
 from ..rules.match import NAME_LENGTH
-from ..rules.names import name_key, normalize_name
+from ..rules.names import name_key, normalize_name, repeated_name
 from ..rules.tournament import (
     DEFAULT_SCALE,
     FILLED_SEATS,
@@ -111,8 +111,7 @@ def verify_players(names: Sequence[str]) -> list[str]:
         raise ServiceError("players_many", "players", count=MAX_PLAYERS)
     if any(len(n) > NAME_LENGTH for n in shown):
         raise ServiceError("name_long", "players", high=NAME_LENGTH)
-    keys = [name_key(n) for n in shown]
-    twice = next((n for n, k in zip(shown, keys, strict=True) if keys.count(k) > 1), None)
+    twice = repeated_name(shown)
     if twice is not None:
         raise ServiceError("name_twice", "players", name=twice)
     return shown
