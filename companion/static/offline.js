@@ -45,45 +45,37 @@
   }
 
   // -- storage ---------------------------------------------------------------
-  function read(key, fallback) {
-    try {
-      const raw = localStorage.getItem(key);
-      return raw ? JSON.parse(raw) : fallback;
-    } catch (e) {
-      return fallback;
-    }
+  // {read, write, keys} over a Web Storage (JSON values): localStorage for what
+  // survives closing the browser, sessionStorage for this tab's memory only.
+  // Private mode or a full storage: the page still works, without memory.
+  function storeOver(storage) {
+    return {
+      read: function (key, fallback) {
+        try {
+          const raw = storage().getItem(key);
+          return raw ? JSON.parse(raw) : fallback;
+        } catch (e) {
+          return fallback;
+        }
+      },
+      write: function (key, value) {
+        try {
+          if (value === null) storage().removeItem(key); else storage().setItem(key, JSON.stringify(value));
+        } catch (e) { /* no memory */ }
+      },
+      keys: function () {
+        const all = [];
+        for (let i = 0; i < storage().length; i++) all.push(storage().key(i));
+        return all;
+      },
+    };
   }
 
-  function write(key, value) {
-    try {
-      if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value));
-    } catch (e) { /* private mode or full: the page still works, without memory */ }
-  }
-
-  function keys() {
-    const all = [];
-    for (let i = 0; i < localStorage.length; i++) all.push(localStorage.key(i));
-    return all;
-  }
-
-  const store = { read: read, write: write, keys: keys };
-
-  // The same over sessionStorage: this tab's memory only (creations.js).
-  const tabStore = {
-    read: function (key, fallback) {
-      try {
-        const raw = sessionStorage.getItem(key);
-        return raw ? JSON.parse(raw) : fallback;
-      } catch (e) {
-        return fallback;
-      }
-    },
-    write: function (key, value) {
-      try {
-        if (value === null) sessionStorage.removeItem(key); else sessionStorage.setItem(key, JSON.stringify(value));
-      } catch (e) { /* private mode or full: a Back then Create may make a second one */ }
-    },
-  };
+  const store = storeOver(function () { return localStorage; });
+  const read = store.read;
+  const write = store.write;
+  // This tab's memory (creations.js).
+  const tabStore = storeOver(function () { return sessionStorage; });
 
   function session(key, value) {
     try {
