@@ -6,7 +6,7 @@ import re
 import uuid
 from types import SimpleNamespace
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, text
 
 from companion.extensions import db
 from companion.models import GameTable, Hand
@@ -150,3 +150,19 @@ def table_count(app) -> int:
 
 
 GERMAN = {0: "11c 11e 11b 5o 6o 7o 3c 12e", 1: "5b 5c 5e 4o 12o 2c 1c", 2: "2e 3b 6c 7b 10e 12c 12b"}
+
+
+def forget_migrations() -> None:
+    """Drop the migrations' own record (inside an app context)."""
+    with db.engine.begin() as connection:
+        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+
+
+def migrated_to(revision: str = "head") -> None:
+    """An empty database built by the migrations up to ``revision``, not by
+    the models (inside an app context)."""
+    from flask_migrate import upgrade
+
+    db.drop_all()
+    forget_migrations()
+    upgrade(revision=revision)

@@ -12,7 +12,7 @@ from sqlalchemy import MetaData, Table, insert, inspect, select, text
 from companion.extensions import db
 from companion.models import GameTable, Group, Tournament
 
-from .helpers import field
+from .helpers import field, forget_migrations, migrated_to
 
 #: Each creation form: its address, what a person types in it, a mistake the
 #: form sends back, the page its owner link opens, its row.
@@ -227,10 +227,7 @@ def test_the_creation_ids_migration_keeps_every_row(app):
             }
 
     with app.app_context():
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        upgrade(revision="0016")
+        migrated_to("0016")
         with db.engine.begin() as connection:
             schema = MetaData()
             t = {
@@ -323,5 +320,4 @@ def test_the_creation_ids_migration_keeps_every_row(app):
         assert counts() == before
         assert "submission" not in {c["name"] for c in inspect(db.engine).get_columns("groups")}
         upgrade()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        forget_migrations()

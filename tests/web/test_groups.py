@@ -17,7 +17,17 @@ from companion import create_app
 from companion.extensions import db
 from companion.models import GameTable, Group, Payment, now
 
-from .helpers import create_table, csrf, decide_reentry, enter_points, field, table_count, table_of
+from .helpers import (
+    create_table,
+    csrf,
+    decide_reentry,
+    enter_points,
+    field,
+    forget_migrations,
+    migrated_to,
+    table_count,
+    table_of,
+)
 
 
 def create_group(client, name="Friday", members="Ana\nBen\nCarla\nDani", **extra) -> str:
@@ -878,13 +888,10 @@ def test_the_migration_matches_the_models(app, tmp_path):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
     from flask_migrate import downgrade, upgrade
-    from sqlalchemy import inspect, text
+    from sqlalchemy import inspect
 
     with app.app_context():
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        upgrade()
+        migrated_to()
         with db.engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
         downgrade(revision="0002")
@@ -892,5 +899,4 @@ def test_the_migration_matches_the_models(app, tmp_path):
         assert "group_id" not in {c["name"] for c in inspect(db.engine).get_columns("game_tables")}
         upgrade()
         assert {"groups", "group_members", "seasons", "payments"} <= set(inspect(db.engine).get_table_names())
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        forget_migrations()

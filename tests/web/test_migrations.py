@@ -13,6 +13,8 @@ from sqlalchemy import MetaData, Table, func, insert, inspect, select, text
 
 from companion.extensions import db
 
+from .helpers import forget_migrations, migrated_to
+
 #: The tables of the first schema, parents first.
 FIRST = ("game_tables", "players", "hands", "entries", "reentries")
 
@@ -26,10 +28,7 @@ def test_upgrading_a_database_of_the_first_schema_keeps_every_table_player_hand_
     from flask_migrate import upgrade
 
     with app.app_context():
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        upgrade(revision="0001")
+        migrated_to("0001")
         with db.engine.begin() as connection:
             t = {name: Table(name, MetaData(), autoload_with=connection) for name in FIRST}
             when = func.now()
@@ -101,5 +100,4 @@ def test_upgrading_a_database_of_the_first_schema_keeps_every_table_player_hand_
             if connection.dialect.name == "sqlite":  # foreign keys are on again for the app's connection
                 assert connection.scalar(text("PRAGMA foreign_keys")) == 1
         db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        forget_migrations()
